@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build of siw.ko and the project's commands.
+#
+#   make [KDIR=...]        build siw.ko (and the KUnit modules when KDIR's
+#                          kernel has KUnit)
+#   make install|uninstall install into /lib/modules/<release>/extra, depmod
+#   make checkpatch        scripts/checkpatch.pl --strict over our sources
+#   make sparse            the build under sparse (C=2)
+#   make check             everything: build, KUnit, guest tests; summary
+#   make demo              a guest with the module on a link and traffic
+#   make kunit             only the KUnit suites in the debug kernel
+
+KVER ?= $(shell uname -r)
+ifneq ($(wildcard /lib/modules/$(KVER)/build),)
+KDIR ?= /lib/modules/$(KVER)/build
+else
+KDIR ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
+endif
+
+PWD := $(shell pwd)
+SRCS = $(shell find drivers kunit -name '*.[ch]' | sort)
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
+		{ echo "no kernel headers; run scripts/setup or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(PWD) W=1 modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	depmod -a $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null || echo $(KVER))
+
+uninstall:
+	rm -f /lib/modules/$(KVER)/updates/siw.ko /lib/modules/$(KVER)/extra/siw.ko
+	depmod -a $(KVER)
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(PWD) W=1 C=2 modules
+
+checkpatch:
+	scripts/checkpatch $(SRCS)
+
+check:
+	scripts/check
+
+kunit:
+	scripts/kunit
+
+demo:
+	scripts/demo
+
+bench:
+	scripts/bench
+
+.PHONY: all modules clean install uninstall sparse checkpatch check kunit demo bench

@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# Objects of drivers/siw_dev, linked into siw.ko (see the top-level Kbuild).
+siw-y += drivers/siw_dev/siw_main.o
+siw-y += drivers/siw_dev/siw_netdev.o
+siw-y += drivers/siw_dev/siw_verbs.o

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module entry points and device creation through `rdma link add`.
+ */
+#include <linux/module.h>
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/idr.h>
+#include <linux/jhash.h>
+#include <net/addrconf.h>
+#include <net/net_namespace.h>
+#include <rdma/rdma_netlink.h>
+
+#include "siw_dev.h"
+
+static DEFINE_IDA(siw_dev_ida);
+
+static bool siw_netdev_supported(const struct net_device *netdev)
+{
+	return netdev->type == ARPHRD_ETHER || netdev->type == ARPHRD_LOOPBACK;
+}
+
+/*
+ * iWARP identifies a port by its MAC. Devices without one (loopback, some
+ * tunnels) get a locally administered address derived from what names
+ * the netdev, so it is stable for the netdev's lifetime and differs
+ * between namespaces.
+ */
+static void siw_make_guid(struct siw_device *sdev, struct net_device *netdev)
+{
+	u8 mac[ETH_ALEN];
+	__be32 h;
+
+	if (netdev->addr_len == ETH_ALEN && !is_zero_ether_addr(netdev->dev_addr)) {
+		ether_addr_copy(mac, netdev->dev_addr);
+	} else {
+		h = cpu_to_be32(jhash_2words(netdev->ifindex,
+					     dev_net(netdev)->ns.inum,
+					     jhash(netdev->name,
+						   strnlen(netdev->name, IFNAMSIZ),
+						   0)));
+		mac[0] = 0x02;	/* locally administered, unicast */
+		mac[1] = 0x51;
+		memcpy(&mac[2], &h, sizeof(h));
+	}
+	addrconf_addr_eui48((u8 *)&sdev->base.node_guid, mac);
+}
+
+static struct siw_device *siw_device_create(struct net_device *netdev)
+{
+	struct siw_device *sdev;
+	int id;
+
+	id = ida_alloc(&siw_dev_ida, GFP_KERNEL);
+	if (id < 0)
+		return ERR_PTR(id);
+
+	sdev = ib_alloc_device(siw_device, base);
+	if (!sdev) {
+		ida_free(&siw_dev_ida, id);
+		return ERR_PTR(-ENOMEM);
+	}
+	sdev->dev_id = id;
+	sdev->netdev = netdev;
+	netdev_hold(netdev, &sdev->netdev_tracker, GFP_KERNEL);
+	sdev->mtu = READ_ONCE(netdev->mtu);
+
+	siw_make_guid(sdev, netdev);
+	sdev->base.node_type = RDMA_NODE_RNIC;
+	sdev->base.phys_port_cnt = 1;
+	sdev->base.num_comp_vectors = 1;
+	sdev->base.local_dma_lkey = 0;
+	memcpy(sdev->base.node_desc, "siw software iWARP",
+	       sizeof("siw software iWARP"));
+	memcpy(sdev->base.iw_ifname, netdev->name, sizeof(sdev->base.iw_ifname));
+	ib_set_device_ops(&sdev->base, &siw_device_ops);
+	return sdev;
+}
+
+/* Called by the core once the last user of a device is gone. */
+static void siw_dealloc_driver(struct ib_device *ibdev)
+{
+	struct siw_device *sdev = to_siw_dev(ibdev);
+
+	netdev_put(sdev->netdev, &sdev->netdev_tracker);
+	ida_free(&siw_dev_ida, sdev->dev_id);
+}
+
+static const struct ib_device_ops siw_dealloc_ops = {
+	.dealloc_driver = siw_dealloc_driver,
+};
+
+static int siw_newlink(const char *name, struct net_device *netdev)
+{
+	struct ib_device *existing;
+	struct siw_device *sdev;
+	int rv;
+
+	if (!siw_netdev_supported(netdev))
+		return -EINVAL;
+
+	existing = ib_device_get_by_netdev(netdev, RDMA_DRIVER_SIW);
+	if (existing) {
+		ib_device_put(existing);
+		return -EEXIST;
+	}
+
+	sdev = siw_device_create(netdev);
+	if (IS_ERR(sdev))
+		return PTR_ERR(sdev);
+	ib_set_device_ops(&sdev->base, &siw_dealloc_ops);
+
+	rv = ib_device_set_netdev(&sdev->base, netdev, 1);
+	if (rv)
+		goto err_dealloc;
+
+	/* NULL DMA device: the core's virtual DMA ops, we are software */
+	rv = ib_register_device(&sdev->base, name, NULL);
+	if (rv)
+		goto err_dealloc;
+
+	siw_port_event(sdev, netif_running(netdev) && netif_carrier_ok(netdev) ?
+			     IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
+	return 0;
+
+err_dealloc:
+	/* ib_dealloc_device() runs dealloc_driver, which drops our refs */
+	ib_dealloc_device(&sdev->base);
+	return rv;
+}
+
+static struct rdma_link_ops siw_link_ops = {
+	.type = "siw",
+	.newlink = siw_newlink,
+};
+
+static int __init siw_init_module(void)
+{
+	int rv;
+
+	rv = siw_netdev_notifier_register();
+	if (rv)
+		return rv;
+	rdma_link_register(&siw_link_ops);
+	return 0;
+}
+
+static void __exit siw_exit_module(void)
+{
+	rdma_link_unregister(&siw_link_ops);
+	ib_unregister_driver(RDMA_DRIVER_SIW);
+	siw_netdev_notifier_unregister();
+	WARN_ON(!ida_is_empty(&siw_dev_ida));
+	ida_destroy(&siw_dev_ida);
+}
+
+module_init(siw_init_module);
+module_exit(siw_exit_module);
+
+MODULE_DESCRIPTION("Software iWARP (RDMA over TCP) device");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK("siw");

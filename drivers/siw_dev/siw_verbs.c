@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device's verbs table. Queries and the user context are complete;
+ * object verbs not yet implemented fail with -EOPNOTSUPP, never success.
+ */
+#include <linux/etherdevice.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/iw_cm.h>
+#include <rdma/uverbs_ioctl.h>
+#include <rdma/siw-abi.h>
+
+#include "siw_dev.h"
+#include "siw_limits.h"
+
+static int siw_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *attr, struct ib_udata *udata)
+{
+	/* User QPs carry SGEs in the ABI's fixed-size SQE */
+	int max_sge = udata ? SIW_MAX_SGE : SIW_DEV_MAX_SGE;
+
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->vendor_id = SIW_VENDOR_ID;
+	attr->vendor_part_id = SIW_VENDOR_PART_ID;
+	attr->hw_ver = SIW_HW_VER;
+	attr->sys_image_guid = ibdev->node_guid;
+	attr->max_mr_size = SIW_DEV_MAX_MR_SIZE;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_qp = SIW_DEV_MAX_QP;
+	attr->max_qp_wr = SIW_DEV_MAX_QP_WR;
+	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	attr->max_send_sge = max_sge;
+	attr->max_recv_sge = max_sge;
+	attr->max_sge_rd = max_sge;
+	attr->max_cq = SIW_DEV_MAX_CQ;
+	attr->max_cqe = SIW_DEV_MAX_CQE;
+	attr->max_mr = SIW_DEV_MAX_MR;
+	attr->max_pd = SIW_DEV_MAX_PD;
+	attr->max_qp_rd_atom = SIW_DEV_MAX_ORD_QP;
+	attr->max_qp_init_rd_atom = SIW_DEV_MAX_ORD_QP;
+	attr->max_res_rd_atom = SIW_DEV_MAX_QP * SIW_DEV_MAX_IRD_QP;
+	attr->atomic_cap = IB_ATOMIC_NONE;
+	attr->max_srq = SIW_DEV_MAX_SRQ;
+	attr->max_srq_wr = SIW_DEV_MAX_SRQ_WR;
+	attr->max_srq_sge = max_sge;
+	attr->max_fast_reg_page_list_len = SIW_DEV_MAX_FR_PAGES;
+	attr->max_pkeys = 1;
+	return 0;
+}
+
+static int siw_query_port(struct ib_device *ibdev, u32 port,
+			  struct ib_port_attr *attr)
+{
+	struct siw_device *sdev = to_siw_dev(ibdev);
+	struct net_device *netdev = sdev->netdev;
+	bool up = netif_running(netdev) && netif_carrier_ok(netdev);
+	int rv;
+
+	/* The core zeroes *attr before calling us */
+	rv = ib_get_eth_speed(ibdev, port, &attr->active_speed,
+			      &attr->active_width);
+	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = ib_mtu_int_to_enum(READ_ONCE(netdev->max_mtu));
+	attr->active_mtu = ib_mtu_int_to_enum(READ_ONCE(sdev->mtu));
+	attr->gid_tbl_len = 1;
+	attr->pkey_tbl_len = 1;
+	attr->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_DEVICE_MGMT_SUP;
+	attr->max_msg_sz = -1;
+	return rv;
+}
+
+static int siw_get_port_immutable(struct ib_device *ibdev, u32 port,
+				  struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int rv;
+
+	rv = ib_query_port(ibdev, port, &attr);
+	if (rv)
+		return rv;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
+	return 0;
+}
+
+/* iWARP's one GID is the port's MAC (or the one we made up for it). */
+static int siw_query_gid(struct ib_device *ibdev, u32 port, int index,
+			 union ib_gid *gid)
+{
+	if (index != 0)
+		return -EINVAL;
+	memset(gid, 0, sizeof(*gid));
+	memcpy(gid->raw, &ibdev->node_guid, sizeof(ibdev->node_guid));
+	return 0;
+}
+
+static int siw_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			  u16 *pkey)
+{
+	if (index != 0)
+		return -EINVAL;
+	*pkey = 0xffff;
+	return 0;
+}
+
+static int siw_alloc_ucontext(struct ib_ucontext *base, struct ib_udata *udata)
+{
+	struct siw_device *sdev = to_siw_dev(base->device);
+	struct siw_uresp_alloc_ctx uresp = { .dev_id = sdev->dev_id };
+
+	if (udata->outlen < sizeof(uresp))
+		return -EINVAL;
+	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+}
+
+static void siw_dealloc_ucontext(struct ib_ucontext *base)
+{
+}
+
+/*
+ * Object verbs that later work implements. Each fails, so that no
+ * consumer believes it holds an object that does not exist.
+ */
+static int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+			 struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_destroy_cq(struct ib_cq *cq, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_poll_cq(struct ib_cq *cq, int num_entries, struct ib_wc *wc)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_create_qp(struct ib_qp *qp, struct ib_qp_init_attr *attr,
+			 struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
+			 int mask, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_destroy_qp(struct ib_qp *qp, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
+			 const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int siw_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
+			 const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static struct ib_mr *siw_get_dma_mr(struct ib_pd *pd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
+				     u64 virt, int access,
+				     struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int siw_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+/*
+ * iw_cm entry points. They must exist: rdma_cm calls them for every
+ * iWARP device on a wildcard listen.
+ */
+static void siw_qp_add_ref(struct ib_qp *qp)
+{
+}
+
+static void siw_qp_rem_ref(struct ib_qp *qp)
+{
+}
+
+static struct ib_qp *siw_get_qp(struct ib_device *ibdev, int qpn)
+{
+	return NULL;
+}
+
+static int siw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *param)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *param)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_reject(struct iw_cm_id *id, const void *pdata, u8 plen)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_create_listen(struct iw_cm_id *id, int backlog)
+{
+	return -EOPNOTSUPP;
+}
+
+static int siw_destroy_listen(struct iw_cm_id *id)
+{
+	return -EOPNOTSUPP;
+}
+
+const struct ib_device_ops siw_device_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_SIW,
+	.uverbs_abi_ver = SIW_ABI_VERSION,
+
+	.query_device = siw_query_device,
+	.query_port = siw_query_port,
+	.get_port_immutable = siw_get_port_immutable,
+	.query_gid = siw_query_gid,
+	.query_pkey = siw_query_pkey,
+	.alloc_ucontext = siw_alloc_ucontext,
+	.dealloc_ucontext = siw_dealloc_ucontext,
+
+	.alloc_pd = siw_alloc_pd,
+	.dealloc_pd = siw_dealloc_pd,
+	.create_cq = siw_create_cq,
+	.destroy_cq = siw_destroy_cq,
+	.poll_cq = siw_poll_cq,
+	.req_notify_cq = siw_req_notify_cq,
+	.create_qp = siw_create_qp,
+	.modify_qp = siw_modify_qp,
+	.destroy_qp = siw_destroy_qp,
+	.post_send = siw_post_send,
+	.post_recv = siw_post_recv,
+	.get_dma_mr = siw_get_dma_mr,
+	.reg_user_mr = siw_reg_user_mr,
+	.dereg_mr = siw_dereg_mr,
+
+	.iw_add_ref = siw_qp_add_ref,
+	.iw_rem_ref = siw_qp_rem_ref,
+	.iw_get_qp = siw_get_qp,
+	.iw_connect = siw_connect,
+	.iw_accept = siw_accept,
+	.iw_reject = siw_reject,
+	.iw_create_listen = siw_create_listen,
+	.iw_destroy_listen = siw_destroy_listen,
+
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, siw_ucontext, base),
+	INIT_RDMA_OBJ_SIZE(ib_pd, siw_pd, base),
+	INIT_RDMA_OBJ_SIZE(ib_cq, siw_cq, base),
+	INIT_RDMA_OBJ_SIZE(ib_qp, siw_qp, base),
+	INIT_RDMA_OBJ_SIZE(ib_srq, siw_srq, base),
+};

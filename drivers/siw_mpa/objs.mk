@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: GPL-2.0
+# Objects of drivers/siw_mpa, linked into siw.ko (see the top-level Kbuild).

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: GPL-2.0
+# Objects of drivers/siw_qp, linked into siw.ko (see the top-level Kbuild).
