@@ -58,6 +58,11 @@ static inline struct siw_device *to_siw_dev(struct ib_device *ibdev)
 	return container_of(ibdev, struct siw_device, base);
 }
 
+static inline bool siw_netdev_is_up(const struct net_device *netdev)
+{
+	return netif_running(netdev) && netif_carrier_ok(netdev);
+}
+
 /* siw_verbs.c */
 extern const struct ib_device_ops siw_device_ops;
 

@@ -119,8 +119,8 @@ static int siw_newlink(const char *name, struct net_device *netdev)
 	if (rv)
 		goto err_dealloc;
 
-	siw_port_event(sdev, netif_running(netdev) && netif_carrier_ok(netdev) ?
-			     IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
+	siw_port_event(sdev, siw_netdev_is_up(netdev) ?
+		       IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
 	return 0;
 
 err_dealloc:

@@ -43,9 +43,8 @@ static int siw_netdev_event(struct notifier_block *nb, unsigned long event,
 	switch (event) {
 	case NETDEV_UP:
 	case NETDEV_CHANGE:
-		siw_port_event(sdev, netif_running(netdev) &&
-				     netif_carrier_ok(netdev) ?
-				     IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
+		siw_port_event(sdev, siw_netdev_is_up(netdev) ?
+			       IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
 		break;
 	case NETDEV_DOWN:
 		siw_port_event(sdev, IB_EVENT_PORT_ERR);

@@ -56,16 +56,24 @@ static int siw_query_port(struct ib_device *ibdev, u32 port,
 {
 	struct siw_device *sdev = to_siw_dev(ibdev);
 	struct net_device *netdev = sdev->netdev;
-	bool up = netif_running(netdev) && netif_carrier_ok(netdev);
-	int rv;
+	bool up = siw_netdev_is_up(netdev);
+	unsigned int max_mtu = READ_ONCE(netdev->max_mtu);
+	int rv = 0;
 
 	/* The core zeroes *attr before calling us */
-	rv = ib_get_eth_speed(ibdev, port, &attr->active_speed,
-			      &attr->active_width);
+	if (netdev->flags & IFF_LOOPBACK) {
+		/* no link speed to ask ethtool for */
+		attr->active_speed = IB_SPEED_EDR;
+		attr->active_width = IB_WIDTH_4X;
+	} else {
+		rv = ib_get_eth_speed(ibdev, port, &attr->active_speed,
+				      &attr->active_width);
+	}
 	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
 	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
 				IB_PORT_PHYS_STATE_DISABLED;
-	attr->max_mtu = ib_mtu_int_to_enum(READ_ONCE(netdev->max_mtu));
+	/* max_mtu 0 means the netdev sets no upper bound */
+	attr->max_mtu = ib_mtu_int_to_enum(max_mtu ? max_mtu : INT_MAX);
 	attr->active_mtu = ib_mtu_int_to_enum(READ_ONCE(sdev->mtu));
 	attr->gid_tbl_len = 1;
 	attr->pkey_tbl_len = 1;

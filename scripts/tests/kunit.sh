@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Load siw.ko and KUnit modules (default: siw_kunit) in the debug kernel
+# and save every suite's KTAP, read from debugfs, to $SIW_OUT/ktap.txt.
+. "$(dirname "$0")/lib.sh"
+
+mods=("$@")
+[ ${#mods[@]} -gt 0 ] || mods=(siw_kunit)
+
+load_siw || { echo "cannot load siw.ko"; exit 1; }
+for m in "${mods[@]}"; do
+	insmod "$SIW_KUNIT_DIR/$m.ko" || { echo "cannot load $m.ko"; exit 1; }
+done
+
+# Suites loaded from modules print no top-level KTAP header; give the
+# parser one, and each suite's results as the kernel recorded them.
+suites=$(ls /sys/kernel/debug/kunit/ | grep "^siw_")
+{
+	echo "KTAP version 1"
+	echo "1..$(echo "$suites" | grep -c .)"
+	for s in $suites; do
+		tr -d '\r' < "/sys/kernel/debug/kunit/$s/results"
+	done
+} > "$SIW_OUT/ktap.txt"
+cat "$SIW_OUT/ktap.txt"
+
+for m in "${mods[@]}"; do
+	rmmod "$m" || exit 1
+done
+unload_siw || exit 1
+kmemleak_scan
+exit 0
