@@ -12,14 +12,22 @@ for m in "${mods[@]}"; do
 	insmod "$SIW_KUNIT_DIR/$m.ko" || { echo "cannot load $m.ko"; exit 1; }
 done
 
-# Suites loaded from modules print no top-level KTAP header; give the
-# parser one, and each suite's results as the kernel recorded them.
+# Each suite's debugfs results are a KTAP document of their own (header,
+# plan 1..1, the suite as test 1). Merge them into one document: one
+# header, one plan, the suites numbered in order.
 suites=$(ls /sys/kernel/debug/kunit/ | grep "^siw_")
 {
 	echo "KTAP version 1"
 	echo "1..$(echo "$suites" | grep -c .)"
+	n=0
 	for s in $suites; do
-		tr -d '\r' < "/sys/kernel/debug/kunit/$s/results"
+		n=$((n + 1))
+		tr -d '\r' < "/sys/kernel/debug/kunit/$s/results" |
+		awk -v n=$n '
+			NR <= 2 && (/^KTAP version/ || /^1\.\./) { next }
+			/^# Totals:/ { next }
+			/^(not )?ok 1 / { sub(/ok 1 /, "ok " n " ") }
+			{ print }'
 	done
 } > "$SIW_OUT/ktap.txt"
 cat "$SIW_OUT/ktap.txt"
