@@ -44,6 +44,8 @@ unload_siw() {
 kmemleak_scan() {
 	local f=/sys/kernel/debug/kmemleak
 	[ -w "$f" ] || return 0
+	# a batch scans once, after its last script
+	[ -z "${SIW_BATCH:-}" ] || return 0
 	# one scan reports objects unreferenced for longer than its minimum
 	# age (5 s); a scan is slow under emulation, so only one
 	echo scan > "$f"
