@@ -5,6 +5,7 @@
 #   make [KDIR=...]        build siw.ko (and the KUnit modules when KDIR's
 #                          kernel has KUnit)
 #   make install|uninstall install into /lib/modules/<release>/extra, depmod
+#                          (INSTALL_MOD_PATH=DIR installs under DIR instead)
 #   make checkpatch        scripts/checkpatch.pl --strict over our sources
 #   make sparse            the build under sparse (C=2)
 #   make check             everything: build, KUnit, guest tests; summary
@@ -31,13 +32,18 @@ modules:
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 
+# The release siw.ko was built for (KDIR's, not necessarily the running one)
+KREL = $(shell modinfo -F vermagic $(PWD)/siw.ko 2>/dev/null | cut -d" " -f1)
+MODDIR = $(INSTALL_MOD_PATH)/lib/modules/$(KREL)
+
 install: modules
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
-	depmod -a $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null || echo $(KVER))
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
 
 uninstall:
-	rm -f /lib/modules/$(KVER)/updates/siw.ko /lib/modules/$(KVER)/extra/siw.ko
-	depmod -a $(KVER)
+	rm -f $(MODDIR)/extra/siw.ko $(MODDIR)/extra/siw.ko.xz \
+		$(MODDIR)/extra/siw.ko.zst
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(PWD) W=1 C=2 modules
