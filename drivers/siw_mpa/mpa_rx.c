@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive deframing (RFC 5044 sections 4, 4.3, 4.4, 6 and 8).
+ *
+ * An incremental parser over the in-order TCP byte stream: it takes
+ * input in pieces of any size (one octet, a linear buffer, a page
+ * fragment, a whole skb), keeps no pointer to it between calls and
+ * reports, one event per call: the header of an FPDU, runs of its ULPDU
+ * (pointers into the caller's input, CRC'd by the parser as it hands
+ * them out, so that placing them is the only other pass over the data),
+ * and the end of the FPDU once its CRC checked out.
+ *
+ * Markers are taken out of the stream, fed to the CRC with the octets
+ * around them, and checked: FPDUPTR must lead back to the header of the
+ * FPDU the marker is in, or be 0 right before a header. A marker that
+ * does not is reported at once as error 3 (RFC 5044 section 8): the
+ * ULPDU Length that placed the data can no longer be trusted.
+ *
+ * ULPDU runs are not validated until SIW_MPA_EV_FPDU: the caller may
+ * place them but must not deliver anything before that event. After an
+ * error the parser reports the same error again and consumes nothing.
+ */
+#include <kunit/visibility.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/skbuff.h>
+#include <linux/string.h>
+
+#include "siw_mpa.h"
+
+static const char * const siw_mpa_rx_stage_names[SIW_MPA_RX_NUM_STAGES] = {
+	[SIW_MPA_RXS_HDR]	= "header",
+	[SIW_MPA_RXS_DATA]	= "ulpdu",
+	[SIW_MPA_RXS_PAD]	= "pad",
+	[SIW_MPA_RXS_CRC]	= "crc",
+	[SIW_MPA_RXS_FAILED]	= "failed",
+};
+
+/**
+ * siw_mpa_rx_stage_name() - name of a receive state, for logs and traces
+ * @stage: the state
+ *
+ * Context: any.
+ * Returns: a constant string.
+ */
+const char *siw_mpa_rx_stage_name(enum siw_mpa_rx_stage stage)
+{
+	if ((unsigned int)stage >= ARRAY_SIZE(siw_mpa_rx_stage_names))
+		return "unknown";
+	return siw_mpa_rx_stage_names[stage];
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_stage_name);
+
+static void siw_mpa_rx_next_fpdu(struct siw_mpa_rx *rx)
+{
+	rx->stage = SIW_MPA_RXS_HDR;
+	rx->got = 0;
+	rx->off = 0;
+	rx->crc = SIW_MPA_CRC_SEED;
+}
+
+/**
+ * siw_mpa_rx_init() - start MPA full operation in the receive direction
+ * @rx: direction state
+ * @markers: the peer inserts markers (we set M in our frame)
+ * @crc: CRCs are on for the connection
+ *
+ * The next octet parsed is stream offset 0; with @markers it must be the
+ * marker that opens the first FPDU.
+ *
+ * Context: any.
+ */
+void siw_mpa_rx_init(struct siw_mpa_rx *rx, bool markers, bool crc)
+{
+	memset(rx, 0, sizeof(*rx));
+	rx->markers = markers;
+	rx->crc_on = crc;
+	siw_mpa_rx_next_fpdu(rx);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_init);
+
+/**
+ * siw_mpa_rx_idle() - is the stream between two FPDUs?
+ * @rx: direction state
+ *
+ * For the end of the stream: a FIN that arrives when this is false cut
+ * an FPDU short.
+ *
+ * Context: any.
+ * Returns: true if no part of an FPDU or marker is pending.
+ */
+bool siw_mpa_rx_idle(const struct siw_mpa_rx *rx)
+{
+	return rx->stage == SIW_MPA_RXS_HDR && !rx->got && !rx->mgot;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_idle);
+
+static void siw_mpa_rx_sum(struct siw_mpa_rx *rx, const u8 *p, u32 n)
+{
+	if (rx->crc_on)
+		rx->crc = siw_mpa_crc_update(rx->crc, p, n);
+}
+
+static void siw_mpa_rx_event(const struct siw_mpa_rx *rx,
+			     struct siw_mpa_rx_ev *ev, enum siw_mpa_ev kind)
+{
+	ev->kind = kind;
+	ev->ulpdu_len = rx->ulpdu_len;
+	ev->fpdu_pos = rx->start;
+	ev->err = rx->err;
+}
+
+static void siw_mpa_rx_fail(struct siw_mpa_rx *rx, enum siw_mpa_err err)
+{
+	rx->stage = SIW_MPA_RXS_FAILED;
+	rx->err = err;
+}
+
+/* Advance past a completed field, skipping an empty ULPDU or pad */
+static void siw_mpa_rx_advance(struct siw_mpa_rx *rx)
+{
+	rx->got = 0;
+	rx->stage++;
+	if (rx->stage == SIW_MPA_RXS_DATA && !rx->ulpdu_len)
+		rx->stage++;
+	if (rx->stage == SIW_MPA_RXS_PAD && !rx->pad)
+		rx->stage++;
+}
+
+/* Take up to one marker's octets; check it once all four are in */
+static u32 siw_mpa_rx_marker(struct siw_mpa_rx *rx, const u8 *p, size_t avail)
+{
+	u32 n = min_t(size_t, SIW_MPA_MARKER_LEN - rx->mgot, avail);
+	u16 want;
+
+	if (!rx->mgot)
+		rx->mlead = rx->stage == SIW_MPA_RXS_HDR && !rx->got;
+	memcpy(rx->mark + rx->mgot, p, n);
+	/* in the CRC unless the CRC field has begun */
+	if (rx->stage != SIW_MPA_RXS_CRC || !rx->got)
+		siw_mpa_rx_sum(rx, p, n);
+	rx->mgot += n;
+	rx->pos += n;
+	if (rx->mgot < SIW_MPA_MARKER_LEN)
+		return n;
+
+	rx->mgot = 0;
+	want = rx->mlead ? 0 : (u16)(rx->pos - SIW_MPA_MARKER_LEN - rx->start);
+	if (siw_mpa_marker_get(rx->mark) != want)
+		siw_mpa_rx_fail(rx, SIW_MPA_ERR_MARKER);
+	return n;
+}
+
+/* Take octets of the header, pad or CRC field */
+static u32 siw_mpa_rx_field(struct siw_mpa_rx *rx, const u8 *p, size_t room,
+			    u32 len, bool in_crc)
+{
+	u32 n = min_t(size_t, len - rx->got, room);
+
+	if (rx->stage == SIW_MPA_RXS_HDR && !rx->got)
+		rx->start = rx->pos;
+	memcpy(rx->field + rx->got, p, n);
+	if (in_crc)
+		siw_mpa_rx_sum(rx, p, n);
+	rx->got += n;
+	rx->pos += n;
+	return n;
+}
+
+static void siw_mpa_rx_header(struct siw_mpa_rx *rx, struct siw_mpa_rx_ev *ev)
+{
+	rx->ulpdu_len = get_unaligned_be16(rx->field);
+	rx->pad = siw_mpa_pad_len(rx->ulpdu_len);
+	rx->off = 0;
+	siw_mpa_rx_advance(rx);
+	siw_mpa_rx_event(rx, ev, SIW_MPA_EV_HDR);
+}
+
+static void siw_mpa_rx_trailer(struct siw_mpa_rx *rx, struct siw_mpa_rx_ev *ev)
+{
+	ev->crc_rcvd = siw_mpa_crc_get(rx->field);
+	ev->crc_calc = siw_mpa_crc_value(rx->crc);
+	if (rx->crc_on && ev->crc_rcvd != ev->crc_calc) {
+		siw_mpa_rx_fail(rx, SIW_MPA_ERR_CRC);
+		siw_mpa_rx_event(rx, ev, SIW_MPA_EV_ERROR);
+		return;
+	}
+	siw_mpa_rx_event(rx, ev, SIW_MPA_EV_FPDU);
+	siw_mpa_rx_next_fpdu(rx);
+}
+
+static void siw_mpa_rx_data(struct siw_mpa_rx *rx, const u8 *p, u32 n,
+			    struct siw_mpa_rx_ev *ev)
+{
+	siw_mpa_rx_event(rx, ev, SIW_MPA_EV_DATA);
+	ev->data = p;
+	ev->len = n;
+	ev->off = rx->off;
+	siw_mpa_rx_sum(rx, p, n);
+	rx->off += n;
+	rx->pos += n;
+	if (rx->off == rx->ulpdu_len)
+		siw_mpa_rx_advance(rx);
+}
+
+/* One step within the current FPDU field; true if it produced an event */
+static bool siw_mpa_rx_step(struct siw_mpa_rx *rx, const u8 *p, size_t room,
+			    struct siw_mpa_rx_ev *ev, u32 *used)
+{
+	switch (rx->stage) {
+	case SIW_MPA_RXS_HDR:
+		*used = siw_mpa_rx_field(rx, p, room, SIW_MPA_HDR_LEN, true);
+		if (rx->got < SIW_MPA_HDR_LEN)
+			return false;
+		siw_mpa_rx_header(rx, ev);
+		return true;
+	case SIW_MPA_RXS_DATA:
+		*used = min_t(size_t, rx->ulpdu_len - rx->off, room);
+		siw_mpa_rx_data(rx, p, *used, ev);
+		return true;
+	case SIW_MPA_RXS_PAD:
+		*used = siw_mpa_rx_field(rx, p, room, rx->pad, true);
+		if (rx->got == rx->pad)
+			siw_mpa_rx_advance(rx);
+		return false;
+	default:
+		*used = siw_mpa_rx_field(rx, p, room, SIW_MPA_CRC_LEN, false);
+		if (rx->got < SIW_MPA_CRC_LEN)
+			return false;
+		siw_mpa_rx_trailer(rx, ev);
+		return true;
+	}
+}
+
+/**
+ * siw_mpa_rx_parse() - parse received stream octets
+ * @rx: direction state
+ * @buf: the next octets of the stream
+ * @len: how many
+ * @ev: filled with what happened
+ *
+ * Parses until something is to be reported or @buf is used up. The
+ * caller calls again with the rest of @buf after every event. For
+ * SIW_MPA_EV_DATA, @ev->data points into @buf and the parser has already
+ * fed the run to the FPDU's CRC.
+ *
+ * Context: any; does not allocate or sleep.
+ * Returns: octets of @buf consumed (0 once the stream has failed).
+ */
+size_t siw_mpa_rx_parse(struct siw_mpa_rx *rx, const void *buf, size_t len,
+			struct siw_mpa_rx_ev *ev)
+{
+	const u8 *p = buf;
+	size_t used = 0;
+	size_t room;
+	u32 n;
+
+	*ev = (struct siw_mpa_rx_ev){ .kind = SIW_MPA_EV_MORE };
+	while (used < len && rx->stage != SIW_MPA_RXS_FAILED) {
+		if (rx->mgot || (rx->markers && !siw_mpa_marker_dist(rx->pos))) {
+			used += siw_mpa_rx_marker(rx, p + used, len - used);
+			continue;
+		}
+		room = len - used;
+		if (rx->markers)
+			room = min_t(size_t, room, siw_mpa_marker_dist(rx->pos));
+		if (siw_mpa_rx_step(rx, p + used, room, ev, &n))
+			return used + n;
+		used += n;
+	}
+	if (rx->stage == SIW_MPA_RXS_FAILED)
+		siw_mpa_rx_event(rx, ev, SIW_MPA_EV_ERROR);
+	return used;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_parse);
+
+/**
+ * siw_mpa_rx_skb() - parse a range of an skb, page fragments included
+ * @rx: direction state
+ * @skb: the buffer (linear part, fragments, frag list)
+ * @offset: first octet of @skb to parse
+ * @len: octets to parse
+ * @actor: called for every event but SIW_MPA_EV_MORE; a non-zero return
+ *	stops the walk after that event
+ * @ctx: passed to @actor
+ *
+ * Walks @skb with skb_seq_read(), which maps one fragment at a time, and
+ * runs siw_mpa_rx_parse() over each piece. Stops after an error event.
+ *
+ * Context: any; does not allocate or sleep.
+ * Returns: octets consumed, @len unless @actor stopped the walk or the
+ * stream failed.
+ */
+unsigned int siw_mpa_rx_skb(struct siw_mpa_rx *rx, struct sk_buff *skb,
+			    unsigned int offset, unsigned int len,
+			    int (*actor)(void *ctx,
+					 const struct siw_mpa_rx_ev *ev),
+			    void *ctx)
+{
+	struct skb_seq_state st;
+	struct siw_mpa_rx_ev ev;
+	unsigned int done = 0;
+	unsigned int chunk;
+	const u8 *data;
+	size_t off;
+
+	skb_prepare_seq_read(skb, offset, offset + len, &st);
+	while ((chunk = skb_seq_read(done, &data, &st)) != 0) {
+		for (off = 0; off < chunk; ) {
+			off += siw_mpa_rx_parse(rx, data + off, chunk - off, &ev);
+			if (ev.kind == SIW_MPA_EV_MORE)
+				continue;
+			if (actor(ctx, &ev) || ev.kind == SIW_MPA_EV_ERROR) {
+				skb_abort_seq_read(&st);
+				return done + off;
+			}
+		}
+		done += chunk;
+	}
+	return done;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_skb);

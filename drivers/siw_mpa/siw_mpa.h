@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MPA (RFC 5044, updated by RFC 6581): FPDU framing with CRC32c and
+ * markers, the receive deframer, MPA Request/Reply frames and the
+ * connection setup rules.
+ *
+ * Everything here works on buffers and on state the caller owns and
+ * embeds: nothing allocates, sleeps or takes a lock, so every function
+ * may run in softirq context. The layer knows nothing of sockets, QPs or
+ * the RDMA core; the caller serialises access to each state object.
+ *
+ * See Documentation/mpa.rst.
+ */
+#ifndef SIW_MPA_H
+#define SIW_MPA_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+#include "mpa_wire.h"
+
+struct sk_buff;
+
+/*
+ * MPA error codes (RFC 5044 section 8, RFC 6581 section 8). The value is
+ * the Error Code a Terminate carries with Layer SIW_MPA_TERM_LAYER (LLP)
+ * and Error Type SIW_MPA_TERM_ETYPE (MPA).
+ */
+enum siw_mpa_err {
+	SIW_MPA_OK		= 0x00,
+	SIW_MPA_ERR_CLOSED	= 0x01,	/* TCP closed, reset or lost */
+	SIW_MPA_ERR_CRC		= 0x02,	/* FPDU CRC mismatch */
+	SIW_MPA_ERR_MARKER	= 0x03,	/* marker and ULPDU Length disagree */
+	SIW_MPA_ERR_FRAME	= 0x04,	/* invalid MPA Request or Reply */
+	SIW_MPA_ERR_LOCAL	= 0x05,	/* local catastrophic */
+	SIW_MPA_ERR_NO_IRD	= 0x06,	/* insufficient IRD resources */
+	SIW_MPA_ERR_NO_RTR	= 0x07,	/* no matching RTR option */
+	SIW_MPA_NUM_ERR,
+};
+
+#define SIW_MPA_TERM_LAYER	0x2
+#define SIW_MPA_TERM_ETYPE	0x0
+
+/*
+ * Ready-to-receive indications of the peer-to-peer model (RFC 6581
+ * section 9.2). The order is the initiator's preference.
+ */
+enum siw_mpa_rtr {
+	SIW_MPA_RTR_WRITE,	/* zero-length RDMA Write, flag C */
+	SIW_MPA_RTR_READ,	/* zero-length RDMA Read, flag D */
+	SIW_MPA_RTR_SEND,	/* zero-length Send, flag B */
+	SIW_MPA_NUM_RTR,
+	SIW_MPA_RTR_NONE = SIW_MPA_NUM_RTR,
+};
+
+#define SIW_MPA_RTR_F(rtr)	BIT(rtr)
+#define SIW_MPA_RTR_ALL		(BIT(SIW_MPA_NUM_RTR) - 1)
+
+/**
+ * struct siw_mpa_rtr_info - what the protocol says about one RTR type
+ * @name: for logs and traces
+ * @flag: its bit in the enhanced data word (SIW_MPA_ENH_B, _C or _D)
+ * @in_ord_word: @flag is in the ORD word, not the IRD word
+ * @needs_ird: it takes a slot of the responder's IRD, which must be 1
+ *	at least (RFC 6581 section 9.1)
+ */
+struct siw_mpa_rtr_info {
+	const char *name;
+	u16 flag;
+	bool in_ord_word;
+	bool needs_ird;
+};
+
+/* mpa_tables.c */
+const char *siw_mpa_err_name(enum siw_mpa_err err);
+const struct siw_mpa_rtr_info *siw_mpa_rtr_info(enum siw_mpa_rtr rtr);
+
+/* mpa_crc.c */
+
+/* CRC32c state before any octet; siw_mpa_crc_value() turns a state into
+ * the value the FPDU carries.
+ */
+#define SIW_MPA_CRC_SEED	(~0U)
+
+u32 siw_mpa_crc_update(u32 state, const void *buf, size_t len);
+u32 siw_mpa_crc32c(const void *buf, size_t len);
+
+/**
+ * siw_mpa_crc_value() - the CRC32c value of a running state
+ * @state: from siw_mpa_crc_update(), started at SIW_MPA_CRC_SEED
+ *
+ * Returns: the final complement of @state, the standard CRC32c value.
+ */
+static inline u32 siw_mpa_crc_value(u32 state)
+{
+	return ~state;
+}
+
+/* mpa_marker.c: FPDU geometry */
+
+/**
+ * siw_mpa_marker_dist() - octets until the next marker position
+ * @pos: stream offset, counted from the start of MPA mode (mod 2^32)
+ *
+ * Markers sit at every offset that is a multiple of 512; as 512 divides
+ * 2^32 the rule survives the wrap of the 32-bit offset.
+ *
+ * Returns: 0 if a marker starts at @pos, else the octets up to the next.
+ */
+static inline u32 siw_mpa_marker_dist(u32 pos)
+{
+	return (0U - pos) & (SIW_MPA_MARKER_PERIOD - 1);
+}
+
+u32 siw_mpa_pad_len(u32 ulpdu_len);
+u32 siw_mpa_fpdu_len(u32 ulpdu_len);
+u32 siw_mpa_fpdu_markers(u32 pos, u32 ulpdu_len);
+u32 siw_mpa_fpdu_wire_len(u32 pos, bool markers, u32 ulpdu_len);
+u32 siw_mpa_mulpdu(u32 emss, bool markers);
+
+/* mpa_tx.c: FPDU transmit framing */
+
+/**
+ * struct siw_mpa_tx - one transmit direction in MPA full operation
+ * @pos: octets sent since MPA mode started, mod 2^32; the next marker
+ *	goes where it is a multiple of 512
+ * @markers: insert markers (the peer set M in its frame)
+ * @crc: compute the CRC; if clear the CRC field is sent as zero
+ */
+struct siw_mpa_tx {
+	u32 pos;
+	bool markers;
+	bool crc;
+};
+
+/* Who supplies the octets of a piece of FPDU */
+enum siw_mpa_piece_kind {
+	SIW_MPA_PIECE_MPA,	/* framing octets, in struct siw_mpa_fpdu */
+	SIW_MPA_PIECE_ULPDU,	/* a range of the caller's ULPDU */
+};
+
+/**
+ * struct siw_mpa_piece - a run of FPDU octets to send next
+ * @buf: SIW_MPA_PIECE_MPA: the octets (valid until the FPDU's state is
+ *	begun again); NULL for SIW_MPA_PIECE_ULPDU
+ * @off: SIW_MPA_PIECE_ULPDU: offset of the run in the ULPDU
+ * @len: octets in the run, never 0
+ * @kind: enum siw_mpa_piece_kind
+ */
+struct siw_mpa_piece {
+	const u8 *buf;
+	u32 off;
+	u32 len;
+	enum siw_mpa_piece_kind kind;
+};
+
+/* Framing octets one FPDU may need: markers, length, pad, CRC */
+#define SIW_MPA_FPDU_OWN_MAX	(SIW_MPA_FPDU_MAX_MARKERS * \
+				 SIW_MPA_MARKER_LEN + SIW_MPA_HDR_LEN + \
+				 SIW_MPA_PAD_MAX + SIW_MPA_CRC_LEN)
+
+/**
+ * struct siw_mpa_fpdu - one FPDU being framed
+ * @tx: the direction it is sent on
+ * @start: stream offset of its ULPDU Length field
+ * @crc: CRC32c state over what has been framed so far
+ * @given: ULPDU octets handed out in pieces
+ * @summed: ULPDU octets the caller passed to siw_mpa_fpdu_data()
+ * @ulpdu_len: ULPDU octets
+ * @own_len: octets used in @own
+ * @stage: next field to frame (private to mpa_tx.c)
+ * @stage_off: octets of that field already framed
+ * @pad: pad octets
+ * @nmarkers: markers inserted so far
+ * @crc_field: the CRC field, once computed
+ * @own: every framing octet of this FPDU, in stream order
+ *
+ * Embedded by the caller; no field is for the caller to touch.
+ */
+struct siw_mpa_fpdu {
+	struct siw_mpa_tx *tx;
+	u32 start;
+	u32 crc;
+	u32 given;
+	u32 summed;
+	u16 ulpdu_len;
+	u16 own_len;
+	u8 stage;
+	u8 stage_off;
+	u8 pad;
+	u8 nmarkers;
+	u8 crc_field[SIW_MPA_CRC_LEN];
+	u8 own[SIW_MPA_FPDU_OWN_MAX];
+};
+
+void siw_mpa_tx_init(struct siw_mpa_tx *tx, bool markers, bool crc);
+int siw_mpa_fpdu_begin(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
+		       u32 ulpdu_len);
+int siw_mpa_fpdu_next(struct siw_mpa_fpdu *f, struct siw_mpa_piece *p);
+void siw_mpa_fpdu_data(struct siw_mpa_fpdu *f, const void *buf, size_t len);
+ssize_t siw_mpa_fpdu_build(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
+			   const void *ulpdu, u32 ulpdu_len,
+			   void *out, size_t size);
+
+/* mpa_rx.c: receive deframing */
+
+/* Receive states; siw_mpa_rx_stage_name() names them */
+enum siw_mpa_rx_stage {
+	SIW_MPA_RXS_HDR,	/* ULPDU Length field */
+	SIW_MPA_RXS_DATA,	/* ULPDU */
+	SIW_MPA_RXS_PAD,	/* pad */
+	SIW_MPA_RXS_CRC,	/* CRC field */
+	SIW_MPA_RXS_FAILED,	/* an error was reported; nothing more */
+	SIW_MPA_RX_NUM_STAGES,
+};
+
+/* What one call of siw_mpa_rx_parse() reports */
+enum siw_mpa_ev {
+	SIW_MPA_EV_MORE,	/* input used up, nothing to report */
+	SIW_MPA_EV_HDR,		/* an FPDU starts: @ulpdu_len is known */
+	SIW_MPA_EV_DATA,	/* a run of ULPDU at @data */
+	SIW_MPA_EV_FPDU,	/* the FPDU ended and is valid */
+	SIW_MPA_EV_ERROR,	/* @err; the stream is dead */
+};
+
+/**
+ * struct siw_mpa_rx_ev - one receive event
+ * @data: SIW_MPA_EV_DATA: the run, inside the caller's input buffer
+ * @len: SIW_MPA_EV_DATA: octets in the run
+ * @off: SIW_MPA_EV_DATA: offset of the run in the ULPDU
+ * @fpdu_pos: stream offset of the FPDU's ULPDU Length field
+ * @crc_rcvd: SIW_MPA_EV_FPDU and CRC errors: the CRC field as received
+ * @crc_calc: SIW_MPA_EV_FPDU and CRC errors: the CRC computed
+ * @ulpdu_len: the FPDU's ULPDU Length (all but SIW_MPA_EV_MORE)
+ * @kind: enum siw_mpa_ev
+ * @err: SIW_MPA_EV_ERROR: SIW_MPA_ERR_CRC or SIW_MPA_ERR_MARKER
+ */
+struct siw_mpa_rx_ev {
+	const u8 *data;
+	u32 len;
+	u32 off;
+	u32 fpdu_pos;
+	u32 crc_rcvd;
+	u32 crc_calc;
+	u16 ulpdu_len;
+	enum siw_mpa_ev kind;
+	enum siw_mpa_err err;
+};
+
+/**
+ * struct siw_mpa_rx - one receive direction in MPA full operation
+ * @pos: octets received since MPA mode started, mod 2^32
+ * @start: stream offset of the current FPDU's ULPDU Length field
+ * @crc: CRC32c state of the current FPDU
+ * @off: ULPDU octets of the current FPDU passed on
+ * @ulpdu_len: ULPDU Length of the current FPDU
+ * @stage: enum siw_mpa_rx_stage
+ * @got: octets of the current fixed-size field collected in @field
+ * @mgot: octets of the current marker collected in @mark, 0 if none
+ * @pad: pad octets of the current FPDU
+ * @err: the error reported, once @stage is SIW_MPA_RXS_FAILED
+ * @mlead: the current marker precedes an FPDU header (FPDUPTR 0)
+ * @markers: the peer inserts markers (we set M in our frame)
+ * @crc_on: check CRCs
+ * @field: the ULPDU Length or CRC field being collected
+ * @mark: the marker being collected
+ *
+ * Embedded by the caller; no field is for the caller to touch.
+ */
+struct siw_mpa_rx {
+	u32 pos;
+	u32 start;
+	u32 crc;
+	u32 off;
+	u16 ulpdu_len;
+	u8 stage;
+	u8 got;
+	u8 mgot;
+	u8 pad;
+	u8 err;
+	bool mlead;
+	bool markers;
+	bool crc_on;
+	u8 field[SIW_MPA_CRC_LEN];
+	u8 mark[SIW_MPA_MARKER_LEN];
+};
+
+void siw_mpa_rx_init(struct siw_mpa_rx *rx, bool markers, bool crc);
+size_t siw_mpa_rx_parse(struct siw_mpa_rx *rx, const void *buf, size_t len,
+			struct siw_mpa_rx_ev *ev);
+bool siw_mpa_rx_idle(const struct siw_mpa_rx *rx);
+const char *siw_mpa_rx_stage_name(enum siw_mpa_rx_stage stage);
+unsigned int siw_mpa_rx_skb(struct siw_mpa_rx *rx, struct sk_buff *skb,
+			    unsigned int offset, unsigned int len,
+			    int (*actor)(void *ctx,
+					 const struct siw_mpa_rx_ev *ev),
+			    void *ctx);
+
+/* mpa_frame.c: MPA Request, Reply and Reject frames */
+
+/**
+ * struct siw_mpa_frame - an MPA Request or Reply frame, decoded
+ * @pd: private data of the ULP (after the enhanced data, if any)
+ * @pd_len: octets at @pd; PD_Length on the wire adds 4 if @enhanced
+ * @ird: enhanced data: IRD (14 bits; SIW_MPA_IRD_ORD_ULP: not negotiated)
+ * @ord: enhanced data: ORD (likewise)
+ * @rev: Rev field, 1 or 2
+ * @rtr: enhanced data: mask of SIW_MPA_RTR_F() from the B, C, D flags,
+ *	0 unless @p2p
+ * @reply: the key is "MPA ID Rep Frame"
+ * @markers: M bit
+ * @crc: C bit
+ * @reject: R bit (replies only)
+ * @enhanced: S bit (rev 2 only): the private data starts with the
+ *	enhanced data
+ * @p2p: enhanced data: flag A, the peer-to-peer model
+ */
+struct siw_mpa_frame {
+	const u8 *pd;
+	u16 pd_len;
+	u16 ird;
+	u16 ord;
+	u8 rev;
+	u8 rtr;
+	bool reply;
+	bool markers;
+	bool crc;
+	bool reject;
+	bool enhanced;
+	bool p2p;
+};
+
+/* Outcome of decoding a frame; siw_mpa_frame_st_name() names them */
+enum siw_mpa_frame_st {
+	SIW_MPA_FRAME_MORE,	/* incomplete so far */
+	SIW_MPA_FRAME_DONE,	/* complete and well formed */
+	SIW_MPA_FRAME_EKEY,	/* the key is no MPA key */
+	SIW_MPA_FRAME_EROLE,	/* the other role's key: peer in our role */
+	SIW_MPA_FRAME_EREV,	/* Rev is neither 1 nor 2 */
+	SIW_MPA_FRAME_EPDLEN,	/* PD_Length above 512 */
+	SIW_MPA_FRAME_EENH,	/* S set and PD_Length below 4 */
+	SIW_MPA_FRAME_ETRUNC,	/* the stream ended inside the frame */
+	SIW_MPA_FRAME_NUM_ST,
+};
+
+/**
+ * struct siw_mpa_frame_rx - incremental receiver of one frame
+ * @frame: the frame, valid once SIW_MPA_FRAME_DONE was returned; its
+ *	@pd points into @buf
+ * @got: octets received
+ * @need: octets the frame has (20 until the header is in)
+ * @st: enum siw_mpa_frame_st
+ * @want_reply: expect "MPA ID Rep Frame" (we are the initiator)
+ * @buf: the frame as received
+ *
+ * Embedded by the caller; no field is for the caller to touch.
+ */
+struct siw_mpa_frame_rx {
+	struct siw_mpa_frame frame;
+	u16 got;
+	u16 need;
+	u8 st;
+	bool want_reply;
+	u8 buf[SIW_MPA_RR_LEN + SIW_MPA_PD_MAX];
+};
+
+/* Longest frame: header and the most private data */
+#define SIW_MPA_FRAME_MAX	(SIW_MPA_RR_LEN + SIW_MPA_PD_MAX)
+
+ssize_t siw_mpa_frame_build(const struct siw_mpa_frame *f, void *buf,
+			    size_t size);
+enum siw_mpa_frame_st siw_mpa_frame_decode(const void *buf, size_t len,
+					   bool want_reply,
+					   struct siw_mpa_frame *f);
+void siw_mpa_frame_rx_init(struct siw_mpa_frame_rx *fr, bool want_reply);
+size_t siw_mpa_frame_rx_feed(struct siw_mpa_frame_rx *fr, const void *buf,
+			     size_t len, enum siw_mpa_frame_st *st);
+enum siw_mpa_frame_st siw_mpa_frame_rx_eof(struct siw_mpa_frame_rx *fr);
+const char *siw_mpa_frame_st_name(enum siw_mpa_frame_st st);
+enum siw_mpa_err siw_mpa_frame_st_err(enum siw_mpa_frame_st st);
+
+/* mpa_negotiate.c: connection setup rules */
+
+/* Local CRC policy (RFC 5044 section 4.4) */
+enum siw_mpa_crc_policy {
+	SIW_MPA_CRC_REQUIRED,	/* send C = 1: CRCs always (the default) */
+	SIW_MPA_CRC_ALLOWED,	/* send C = 0, use CRCs if the peer wants */
+	SIW_MPA_CRC_OFF,	/* send C = 0, refuse a peer that wants CRCs */
+};
+
+/**
+ * struct siw_mpa_policy - what the local side wants and can do
+ * @crc: enum siw_mpa_crc_policy
+ * @ird: the local endpoint's IRD. Initiator: sent in the request;
+ *	responder: its IRD unless the initiator's ORD asks for more
+ * @ird_max: the most IRD resources the endpoint can give (values below
+ *	@ird count as @ird)
+ * @ord: the local endpoint's ORD. Initiator: sent in the request;
+ *	responder: the ORD it wants, cut to the initiator's IRD
+ * @ord_min: responder: the ORD its ULP cannot do without; an initiator
+ *	IRD below it gets the request rejected (RFC 6581 section 9.1)
+ * @rev: highest MPA revision spoken, 1 or 2
+ * @rtr: mask of SIW_MPA_RTR_F(): initiator: RTR indications it can
+ *	send; responder: those it accepts
+ * @markers: markers wanted in the FPDUs we receive (sent as M)
+ * @p2p: initiator: ask for the peer-to-peer model (flag A)
+ * @ird_ulp: initiator: send IRD 0x3FFF (no automatic negotiation)
+ * @ord_ulp: initiator: send ORD 0x3FFF
+ */
+struct siw_mpa_policy {
+	enum siw_mpa_crc_policy crc;
+	u16 ird;
+	u16 ird_max;
+	u16 ord;
+	u16 ord_min;
+	u8 rev;
+	u8 rtr;
+	bool markers;
+	bool p2p;
+	bool ird_ulp;
+	bool ord_ulp;
+};
+
+/* What the caller does next; siw_mpa_verdict_name() names them */
+enum siw_mpa_verdict {
+	SIW_MPA_ACCEPT,		/* full operation (responder: send reply) */
+	SIW_MPA_REJECT,		/* responder: send the reply with R set;
+				 * initiator: the peer rejected. MPA ends,
+				 * TCP stays open for the ULP to decide
+				 */
+	SIW_MPA_TERMINATE,	/* initiator: send a Terminate with @term in
+				 * full operation, then close
+				 */
+	SIW_MPA_CLOSE,		/* close TCP and leave MPA */
+	SIW_MPA_NUM_VERDICTS,
+};
+
+/* Why; siw_mpa_reason_name() names them, for logs and traces */
+enum siw_mpa_reason {
+	SIW_MPA_WHY_OK,
+	SIW_MPA_WHY_DOWNGRADE,		/* continues in rev 1 */
+	SIW_MPA_WHY_PEER_REJECT,	/* the reply had R set */
+	SIW_MPA_WHY_CRC_POLICY,		/* peer wants CRCs, policy is off */
+	SIW_MPA_WHY_ORD_MIN,		/* initiator IRD below our ord_min */
+	SIW_MPA_WHY_IRD,		/* responder ORD above our ird_max */
+	SIW_MPA_WHY_MODEL,		/* flag A differs between the frames */
+	SIW_MPA_WHY_NO_RTR,		/* no RTR type both sides support */
+	SIW_MPA_WHY_ENH_UNASKED,	/* enhanced reply to a plain request */
+	SIW_MPA_WHY_BAD_FRAME,		/* wrong frame for this role */
+	SIW_MPA_NUM_REASONS,
+};
+
+/**
+ * struct siw_mpa_conn - the outcome of connection setup
+ * @verdict: enum siw_mpa_verdict
+ * @term: Error Code for the Terminate (Layer 2, Type 0), SIW_MPA_OK
+ *	if none is due
+ * @reason: enum siw_mpa_reason
+ * @ird: IRD to set on the local endpoint
+ * @ord: ORD to set on the local endpoint
+ * @peer_ird: the peer's IRD as received, for the ULP (0x3FFF if none)
+ * @peer_ord: the peer's ORD as received, for the ULP (0x3FFF if none)
+ * @rev: MPA revision in use (DDP reports it upwards)
+ * @rtr: initiator: the RTR indication to send first, SIW_MPA_RTR_NONE
+ *	if none
+ * @rtr_accept: responder: mask of RTR indications the initiator may send
+ * @crc: CRCs are generated and checked in both directions
+ * @tx_markers: insert markers in what we send
+ * @rx_markers: expect markers in what we receive
+ * @enhanced: enhanced data was exchanged
+ * @p2p: peer-to-peer model: the responder waits for the RTR indication
+ */
+struct siw_mpa_conn {
+	enum siw_mpa_verdict verdict;
+	enum siw_mpa_err term;
+	enum siw_mpa_reason reason;
+	u16 ird;
+	u16 ord;
+	u16 peer_ird;
+	u16 peer_ord;
+	u8 rev;
+	u8 rtr;
+	u8 rtr_accept;
+	bool crc;
+	bool tx_markers;
+	bool rx_markers;
+	bool enhanced;
+	bool p2p;
+};
+
+void siw_mpa_policy_init(struct siw_mpa_policy *pol);
+int siw_mpa_policy_check(const struct siw_mpa_policy *pol);
+int siw_mpa_request(const struct siw_mpa_policy *pol,
+		    struct siw_mpa_frame *req);
+void siw_mpa_respond(const struct siw_mpa_policy *pol,
+		     const struct siw_mpa_frame *req,
+		     struct siw_mpa_frame *rep, struct siw_mpa_conn *c);
+void siw_mpa_on_reply(const struct siw_mpa_policy *pol,
+		      const struct siw_mpa_frame *req,
+		      const struct siw_mpa_frame *rep, struct siw_mpa_conn *c);
+const char *siw_mpa_verdict_name(enum siw_mpa_verdict v);
+const char *siw_mpa_reason_name(enum siw_mpa_reason r);
+
+#endif /* SIW_MPA_H */

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite siw_mpa_crc: the FPDU CRC32c and its place on the wire.
+ *
+ * The vectors are RFC 3720 appendix B.4 (32 octets of zeros, of ones,
+ * ascending, descending, and an iSCSI Read command PDU), the customary
+ * CRC-32C check value of "123456789", and the two FPDUs of RFC 5044
+ * figures 5 and 6 without their CRC field. Each states the value and the
+ * four octets the wire carries, copied from the RFC listings: RFC 3720
+ * lists "aa 36 91 8a" for value 0x8a9136aa, RFC 5044 sends 0x83992352 as
+ * 52 23 99 83, so the field is least significant octet first.
+ */
+#include <kunit/test.h>
+#include <linux/kernel.h>
+
+#include "siw_mpa_test.h"
+
+static const u8 b4_zeros[32];
+
+static const u8 b4_ones[32] = {
+	[0 ... 31] = 0xff,
+};
+
+static const u8 b4_incr[32] = {
+	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+	0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+};
+
+static const u8 b4_decr[32] = {
+	0x1f, 0x1e, 0x1d, 0x1c, 0x1b, 0x1a, 0x19, 0x18,
+	0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11, 0x10,
+	0x0f, 0x0e, 0x0d, 0x0c, 0x0b, 0x0a, 0x09, 0x08,
+	0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x00,
+};
+
+/* RFC 3720 B.4: an iSCSI Read (10) command PDU */
+static const u8 b4_read_pdu[48] = {
+	0x01, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00,
+	0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18,
+	0x28, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static const u8 check_123456789[9] = "123456789";
+
+/* RFC 5044 figure 5 up to its CRC: marker, length 42, a DDP Send */
+static const u8 fig5_body[48] = {
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x2a, 0x41, 0x43,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* RFC 5044 figure 6 up to its CRC: length, DDP Send, marker at 0x200 */
+static const u8 fig6_body[48] = {
+	0x00, 0x2a, 0x41, 0x43, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x14,
+};
+
+struct crc_case {
+	const char *name;
+	const u8 *data;
+	size_t len;
+	u32 value;
+	u8 wire[4];
+};
+
+static const struct crc_case crc_cases[] = {
+	{ "rfc3720 b4 32 zeros", b4_zeros, 32, 0x8a9136aa,
+	  { 0xaa, 0x36, 0x91, 0x8a } },
+	{ "rfc3720 b4 32 ones", b4_ones, 32, 0x62a8ab43,
+	  { 0x43, 0xab, 0xa8, 0x62 } },
+	{ "rfc3720 b4 32 incrementing", b4_incr, 32, 0x46dd794e,
+	  { 0x4e, 0x79, 0xdd, 0x46 } },
+	{ "rfc3720 b4 32 decrementing", b4_decr, 32, 0x113fdb5c,
+	  { 0x5c, 0xdb, 0x3f, 0x11 } },
+	{ "rfc3720 b4 iscsi read pdu", b4_read_pdu, 48, 0xd9963a56,
+	  { 0x56, 0x3a, 0x96, 0xd9 } },
+	{ "check value 123456789", check_123456789, 9, 0xe3069283,
+	  { 0x83, 0x92, 0x06, 0xe3 } },
+	{ "empty", b4_zeros, 0, 0x00000000, { 0x00, 0x00, 0x00, 0x00 } },
+	{ "rfc5044 figure 5", fig5_body, 48, 0x83992352,
+	  { 0x52, 0x23, 0x99, 0x83 } },
+	{ "rfc5044 figure 6", fig6_body, 48, 0x98589284,
+	  { 0x84, 0x92, 0x58, 0x98 } },
+};
+
+MPA_CASE_DESC(crc_case)
+KUNIT_ARRAY_PARAM(crc, crc_cases, crc_case_desc);
+
+/* One shot, split at every position, octet by octet: one value */
+static void siw_mpa_crc_vector(struct kunit *test)
+{
+	const struct crc_case *c = test->param_value;
+	u8 field[4] = { 0 };
+	u32 st;
+	size_t i;
+
+	KUNIT_EXPECT_EQ(test, siw_mpa_crc32c(c->data, c->len), c->value);
+	siw_mpa_crc_put(field, siw_mpa_crc32c(c->data, c->len));
+	MPA_EXPECT_BYTES(test, field, c->wire, 4);
+	KUNIT_EXPECT_EQ(test, siw_mpa_crc_get(c->wire), c->value);
+
+	for (i = 0; i <= c->len; i++) {
+		st = siw_mpa_crc_update(SIW_MPA_CRC_SEED, c->data, i);
+		st = siw_mpa_crc_update(st, c->data + i, c->len - i);
+		KUNIT_EXPECT_EQ_MSG(test, siw_mpa_crc_value(st), c->value,
+				    "split at %zu", i);
+	}
+	st = SIW_MPA_CRC_SEED;
+	for (i = 0; i < c->len; i++)
+		st = siw_mpa_crc_update(st, c->data + i, 1);
+	KUNIT_EXPECT_EQ(test, siw_mpa_crc_value(st), c->value);
+}
+
+/* The layout decision, pinned: value 0x8a9136aa is sent aa 36 91 8a */
+static void siw_mpa_crc_wire_order(struct kunit *test)
+{
+	static const u8 want[4] = { 0xaa, 0x36, 0x91, 0x8a };
+	struct siw_mpa_crc_wire w;
+	u8 field[6] = { 0xee, 0, 0, 0, 0, 0xee };
+
+	siw_mpa_crc_put(field + 1, 0x8a9136aa);
+	MPA_EXPECT_BYTES(test, field + 1, want, 4);
+	KUNIT_EXPECT_EQ(test, field[0], 0xee);
+	KUNIT_EXPECT_EQ(test, field[5], 0xee);
+	memcpy(&w, want, sizeof(w));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(w.crc), 0x8a9136aaU);
+	KUNIT_EXPECT_EQ(test, siw_mpa_crc_get(field + 1), 0x8a9136aaU);
+	/* not the network-order reading */
+	KUNIT_EXPECT_NE(test, get_unaligned_be32(want), 0x8a9136aaU);
+}
+
+/* An FPDU's CRC covers its framing: every octet of figure 5 counts */
+static void siw_mpa_crc_every_octet(struct kunit *test)
+{
+	u8 buf[sizeof(fig5_body)];
+	unsigned int i, bit;
+
+	for (i = 0; i < sizeof(buf); i++) {
+		for (bit = 0; bit < 8; bit++) {
+			memcpy(buf, fig5_body, sizeof(buf));
+			buf[i] ^= 1 << bit;
+			KUNIT_EXPECT_NE_MSG(test, siw_mpa_crc32c(buf, sizeof(buf)),
+					    0x83992352U, "octet %u bit %u",
+					    i, bit);
+		}
+	}
+}
+
+static struct kunit_case siw_mpa_crc_cases[] = {
+	KUNIT_CASE_PARAM(siw_mpa_crc_vector, crc_gen_params),
+	KUNIT_CASE(siw_mpa_crc_wire_order),
+	KUNIT_CASE(siw_mpa_crc_every_octet),
+	{}
+};
+
+static struct kunit_suite siw_mpa_crc_suite = {
+	.name = "siw_mpa_crc",
+	.test_cases = siw_mpa_crc_cases,
+};
+
+kunit_test_suite(siw_mpa_crc_suite);
