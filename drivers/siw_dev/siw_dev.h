@@ -16,11 +16,15 @@
  * @netdev_tracker: reference tracker for @netdev
  * @dev_id: small id unique among live siw devices, reported to user space
  * @mtu: last MTU seen on @netdev (netdev notifier context)
+ * @parent: our device's parent in sysfs (siw_parent.c)
  */
+struct siw_parent;
+
 struct siw_device {
 	struct ib_device base;
 	struct net_device *netdev;
 	netdevice_tracker netdev_tracker;
+	struct siw_parent *parent;
 	u32 dev_id;
 	unsigned int mtu;
 };
@@ -65,6 +69,13 @@ static inline bool siw_netdev_is_up(const struct net_device *netdev)
 
 /* siw_verbs.c */
 extern const struct ib_device_ops siw_device_ops;
+
+/* siw_parent.c */
+int siw_parent_init(void);
+void siw_parent_exit(void);
+int siw_parent_create(struct siw_device *sdev, struct net_device *netdev);
+void siw_parent_rename(struct siw_device *sdev, struct net_device *netdev);
+void siw_parent_destroy(struct siw_device *sdev);
 
 /* siw_netdev.c */
 int siw_netdev_notifier_register(void);

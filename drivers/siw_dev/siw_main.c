@@ -82,6 +82,7 @@ static void siw_dealloc_driver(struct ib_device *ibdev)
 {
 	struct siw_device *sdev = to_siw_dev(ibdev);
 
+	siw_parent_destroy(sdev);
 	netdev_put(sdev->netdev, &sdev->netdev_tracker);
 	ida_free(&siw_dev_ida, sdev->dev_id);
 }
@@ -114,6 +115,10 @@ static int siw_newlink(const char *name, struct net_device *netdev)
 	if (rv)
 		goto err_dealloc;
 
+	rv = siw_parent_create(sdev, netdev);
+	if (rv)
+		goto err_dealloc;
+
 	/* NULL DMA device: the core's virtual DMA ops, we are software */
 	rv = ib_register_device(&sdev->base, name, NULL);
 	if (rv)
@@ -138,9 +143,14 @@ static int __init siw_init_module(void)
 {
 	int rv;
 
-	rv = siw_netdev_notifier_register();
+	rv = siw_parent_init();
 	if (rv)
 		return rv;
+	rv = siw_netdev_notifier_register();
+	if (rv) {
+		siw_parent_exit();
+		return rv;
+	}
 	rdma_link_register(&siw_link_ops);
 	return 0;
 }
@@ -150,6 +160,7 @@ static void __exit siw_exit_module(void)
 	rdma_link_unregister(&siw_link_ops);
 	ib_unregister_driver(RDMA_DRIVER_SIW);
 	siw_netdev_notifier_unregister();
+	siw_parent_exit();
 	WARN_ON(!ida_is_empty(&siw_dev_ida));
 	ida_destroy(&siw_dev_ida);
 }

@@ -55,6 +55,9 @@ static int siw_netdev_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_CHANGEADDR:
 		siw_port_event(sdev, IB_EVENT_GID_CHANGE);
 		break;
+	case NETDEV_CHANGENAME:
+		siw_parent_rename(sdev, netdev);
+		break;
 	case NETDEV_UNREGISTER:
 		/*
 		 * Removal runs from a work item: we hold RTNL here, and

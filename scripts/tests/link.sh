@@ -14,6 +14,22 @@ rdma link show
 t_check "siw0 is ACTIVE on $SIW_IF_A" \
 	bash -c "rdma link show siw0/1 | grep -q 'state ACTIVE.*netdev $SIW_IF_A'"
 
+# rdma-core's tests and ibdev2netdev find the netdev under device/net/
+t_check "siw0: device/net/ names $SIW_IF_A and nothing else" \
+	test "$(ls /sys/class/infiniband/siw0/device/net/)" = "$SIW_IF_A"
+t_check "siw0: device/net/$SIW_IF_A is the netdev" \
+	test "$(cat "/sys/class/infiniband/siw0/device/net/$SIW_IF_A/ifindex")" = \
+	"$(cat "/sys/class/net/$SIW_IF_A/ifindex")"
+t_check "siw_lo: device/net/ names lo" \
+	test "$(ls /sys/class/infiniband/siw_lo/device/net/)" = lo
+ip link add siw-ren type veth peer name siw-ren2
+rdma link add siw_ren type siw netdev siw-ren
+ip link set siw-ren name siw-renamed
+t_check "device/net/ follows a rename of the netdev" \
+	test "$(ls /sys/class/infiniband/siw_ren/device/net/ 2>&1)" = siw-renamed
+rdma link delete siw_ren
+ip link del siw-renamed
+
 ibv_devinfo -d siw0 > /tmp/devinfo 2>&1; cat /tmp/devinfo
 t_check "ibv_devinfo: transport iWARP" grep -q "transport:.*iWARP" /tmp/devinfo
 t_check "ibv_devinfo: port active" grep -q "state:.*PORT_ACTIVE" /tmp/devinfo
@@ -35,6 +51,8 @@ t_check "object verbs fail instead of pretending" \
 
 t_check "rdma link delete" rdma link delete siw0
 t_check "siw0 is gone" bash -c '! rdma link show siw0/1 2>/dev/null'
+t_check "siw0's parent is gone with it" \
+	test "$(ls -d /sys/devices/siw/siw_port* | wc -l)" = 1
 
 # A netdev that goes away takes its device with it.
 ip link add siw-tmp type veth peer name siw-tmp2
@@ -45,5 +63,6 @@ t_check "device removed with its netdev" \
 	bash -c '! rdma link show siw_tmp/1 2>/dev/null'
 
 t_check "rmmod siw" unload_siw
+t_check "/sys/devices/siw is gone with the module" test ! -e /sys/devices/siw
 kmemleak_scan
 t_done
