@@ -62,6 +62,33 @@ sleep 2
 t_check "device removed with its netdev" \
 	bash -c '! rdma link show siw_tmp/1 2>/dev/null'
 
+# A VLAN on top of the veth
+ip link add link "$SIW_IF_A" name siw-a.7 type vlan id 7
+ip link set siw-a.7 up
+t_check "rdma link add on a VLAN" rdma link add siw_vlan type siw netdev siw-a.7
+t_check "the VLAN device is an iWARP device" \
+	bash -c 'ibv_devinfo -d siw_vlan | grep -q "transport:.*iWARP"'
+ip link del siw-a.7
+sleep 2
+t_check "the VLAN device goes with its VLAN" \
+	bash -c '! rdma link show siw_vlan/1 2>/dev/null'
+
+# A namespace destroyed with a device on one of its netdevs
+ip netns add siw-gone
+ip link add siw-ns0 type veth peer name siw-ns1
+ip link set siw-ns1 netns siw-gone
+ip netns exec siw-gone ip link set siw-ns1 up
+t_check "rdma link add inside another namespace" \
+	ip netns exec siw-gone rdma link add siw_gone type siw netdev siw-ns1
+ip netns del siw-gone
+for i in 1 2 3 4 5; do
+	rdma link show siw_gone/1 > /dev/null 2>&1 || break
+	sleep 1
+done
+t_check "the device goes when its namespace is destroyed" \
+	bash -c '! rdma link show siw_gone/1 2>/dev/null'
+ip link del siw-ns0 2>/dev/null
+
 t_check "rmmod siw" unload_siw
 t_check "/sys/devices/siw is gone with the module" test ! -e /sys/devices/siw
 kmemleak_scan
