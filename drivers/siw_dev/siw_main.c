@@ -9,6 +9,7 @@
 #include <linux/jhash.h>
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
+#include <linux/rtnetlink.h>
 #include <rdma/rdma_netlink.h>
 
 #include "siw_dev.h"
@@ -95,6 +96,7 @@ static int siw_newlink(const char *name, struct net_device *netdev)
 {
 	struct ib_device *existing;
 	struct siw_device *sdev;
+	bool gone;
 	int rv;
 
 	if (!siw_netdev_supported(netdev))
@@ -123,6 +125,21 @@ static int siw_newlink(const char *name, struct net_device *netdev)
 	rv = ib_register_device(&sdev->base, name, NULL);
 	if (rv)
 		goto err_dealloc;
+
+	/*
+	 * The RDMA core calls us without RTNL. If the netdev's unregistration
+	 * began before we were registered, our notifier did not find us and
+	 * the netdev would wait forever for the reference we hold. Under
+	 * RTNL the state is stable: a netdev still registered here will
+	 * notify us when it goes.
+	 */
+	rtnl_lock();
+	gone = netdev->reg_state != NETREG_REGISTERED;
+	if (gone)
+		ib_unregister_device_queued(&sdev->base);
+	rtnl_unlock();
+	if (gone)
+		return -ENODEV;
 
 	siw_port_event(sdev, siw_netdev_is_up(netdev) ?
 		       IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);

@@ -89,6 +89,28 @@ t_check "the device goes when its namespace is destroyed" \
 	bash -c '! rdma link show siw_gone/1 2>/dev/null'
 ip link del siw-ns0 2>/dev/null
 
+# rdma link add racing with the removal of its netdev: the device must
+# never outlive the netdev (the netdev would wait forever for our
+# reference; the harness fails on "unregister_netdevice: waiting for")
+(
+	end=$((SECONDS + 6))
+	while [ $SECONDS -lt $end ]; do
+		ip link add siw-race type veth peer name siw-race2 2>/dev/null
+		ip link del siw-race 2>/dev/null
+	done
+) &
+churn=$!
+added=0
+while kill -0 "$churn" 2>/dev/null; do
+	rdma link add siw_race type siw netdev siw-race 2>/dev/null &&
+		added=$((added + 1))
+done
+wait
+echo "race: rdma link add succeeded $added times while the netdev churned"
+sleep 2
+t_check "no device outlives its netdev when add races with removal" \
+	bash -c '! rdma link show siw_race/1 2>/dev/null'
+
 t_check "rmmod siw" unload_siw
 t_check "/sys/devices/siw is gone with the module" test ! -e /sys/devices/siw
 kmemleak_scan
