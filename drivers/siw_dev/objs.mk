@@ -4,3 +4,5 @@ siw-y += drivers/siw_dev/siw_main.o
 siw-y += drivers/siw_dev/siw_netdev.o
 siw-y += drivers/siw_dev/siw_verbs.o
 siw-y += drivers/siw_dev/siw_parent.o
+siw-y += drivers/siw_dev/siw_mem.o
+siw-y += drivers/siw_dev/siw_umap.o

@@ -6,7 +6,11 @@
 #define SIW_DEV_H
 
 #include <linux/netdevice.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "siw_mem.h"
 
 /**
  * struct siw_device - an RDMA device on top of a netdev
@@ -17,6 +21,13 @@
  * @dev_id: small id unique among live siw devices, reported to user space
  * @mtu: last MTU seen on @netdev (netdev notifier context)
  * @parent: our device's parent in sysfs (siw_parent.c)
+ * @mem: the STag table (siw_mem.c)
+ * @qp_xa: QP number to QP, for iw_get_qp and completions; lookups under
+ *	RCU, insertion and removal under its own lock
+ * @qp_next: cyclic allocation cursor of @qp_xa
+ * @nr_qp: live QPs, bounded by SIW_DEV_MAX_QP
+ * @nr_cq: live CQs, bounded by SIW_DEV_MAX_CQ
+ * @nr_srq: live SRQs, bounded by SIW_DEV_MAX_SRQ
  */
 struct siw_parent;
 
@@ -27,6 +38,12 @@ struct siw_device {
 	struct siw_parent *parent;
 	u32 dev_id;
 	unsigned int mtu;
+	struct siw_mem_table mem;
+	struct xarray qp_xa;
+	u32 qp_next;
+	atomic_t nr_qp;
+	atomic_t nr_cq;
+	atomic_t nr_srq;
 };
 
 /**
@@ -37,25 +54,11 @@ struct siw_ucontext {
 	struct ib_ucontext base;
 };
 
-/*
- * Driver halves of core objects. They carry nothing yet; the core needs
- * their sizes to allocate the objects it hands to us.
- */
-struct siw_pd {
-	struct ib_pd base;
-};
-
-struct siw_cq {
-	struct ib_cq base;
-};
-
-struct siw_qp {
-	struct ib_qp base;
-};
-
-struct siw_srq {
-	struct ib_srq base;
-};
+static inline struct siw_ucontext *
+siw_udata_to_uctx(struct ib_udata *udata)
+{
+	return rdma_udata_to_drv_context(udata, struct siw_ucontext, base);
+}
 
 static inline struct siw_device *to_siw_dev(struct ib_device *ibdev)
 {
@@ -69,6 +72,14 @@ static inline bool siw_netdev_is_up(const struct net_device *netdev)
 
 /* siw_verbs.c */
 extern const struct ib_device_ops siw_device_ops;
+
+/* siw_umap.c: rings shared with user space */
+void *siw_ring_alloc(size_t len, bool user);
+int siw_ring_export(struct ib_udata *udata, void *ring, size_t len,
+		    struct rdma_user_mmap_entry **entry, u64 *key);
+void siw_ring_free(void *ring, struct rdma_user_mmap_entry *entry);
+int siw_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void siw_mmap_free(struct rdma_user_mmap_entry *entry);
 
 /* siw_parent.c */
 int siw_parent_init(void);

@@ -6,7 +6,11 @@
 #ifndef SIW_LIMITS_H
 #define SIW_LIMITS_H
 
-#define SIW_VENDOR_ID		0
+/*
+ * No IEEE OUI is ours: a locally administered one ("\x02SW"). Non-zero,
+ * as rdma-core's tests demand; providers match siw by driver id.
+ */
+#define SIW_VENDOR_ID		0x025357
 #define SIW_VENDOR_PART_ID	0x5157	/* our own part id, "SW" */
 #define SIW_HW_VER		1
 

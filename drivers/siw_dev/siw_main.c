@@ -65,6 +65,9 @@ static struct siw_device *siw_device_create(struct net_device *netdev)
 	sdev->netdev = netdev;
 	netdev_hold(netdev, &sdev->netdev_tracker, GFP_KERNEL);
 	sdev->mtu = READ_ONCE(netdev->mtu);
+	siw_mem_table_init(&sdev->mem);
+	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	sdev->qp_next = 1;
 
 	siw_make_guid(sdev, netdev);
 	sdev->base.node_type = RDMA_NODE_RNIC;
@@ -83,6 +86,9 @@ static void siw_dealloc_driver(struct ib_device *ibdev)
 {
 	struct siw_device *sdev = to_siw_dev(ibdev);
 
+	WARN_ON(!xa_empty(&sdev->qp_xa));
+	xa_destroy(&sdev->qp_xa);
+	siw_mem_table_destroy(&sdev->mem);
 	siw_parent_destroy(sdev);
 	netdev_put(sdev->netdev, &sdev->netdev_tracker);
 	ida_free(&siw_dev_ida, sdev->dev_id);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device's verbs table. Queries and the user context are complete;
- * object verbs not yet implemented fail with -EOPNOTSUPP, never success.
+ * The device's verbs table: queries and the user context here, the
+ * objects in siw_mem.c (PD, MR) and drivers/siw_qp (CQ, QP, SRQ).
  */
 #include <linux/etherdevice.h>
 #include <rdma/ib_verbs.h>
@@ -11,6 +11,7 @@
 
 #include "siw_dev.h"
 #include "siw_limits.h"
+#include "siw_qp/siw_qp.h"
 
 static int siw_query_device(struct ib_device *ibdev,
 			    struct ib_device_attr *attr, struct ib_udata *udata)
@@ -132,86 +133,14 @@ static void siw_dealloc_ucontext(struct ib_ucontext *base)
 }
 
 /*
- * Object verbs that later work implements. Each fails, so that no
- * consumer believes it holds an object that does not exist.
+ * The device is going while a process still holds a context: the core
+ * destroys the process's objects through our verbs; the rings it has
+ * mapped keep their pages until it unmaps them, and nothing else of ours
+ * is reachable from it. Having this lets `rdma link delete` and netns
+ * moves proceed without waiting for the process.
  */
-static int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+static void siw_disassociate_ucontext(struct ib_ucontext *base)
 {
-	return -EOPNOTSUPP;
-}
-
-static int siw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
-			 struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_destroy_cq(struct ib_cq *cq, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_poll_cq(struct ib_cq *cq, int num_entries, struct ib_wc *wc)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_create_qp(struct ib_qp *qp, struct ib_qp_init_attr *attr,
-			 struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
-			 int mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_destroy_qp(struct ib_qp *qp, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
-			 const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int siw_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
-			 const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static struct ib_mr *siw_get_dma_mr(struct ib_pd *pd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
-				     u64 virt, int access,
-				     struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int siw_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
 }
 
 /*
@@ -220,15 +149,26 @@ static int siw_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
  */
 static void siw_qp_add_ref(struct ib_qp *qp)
 {
+	siw_qp_get(to_siw_qp(qp));
 }
 
 static void siw_qp_rem_ref(struct ib_qp *qp)
 {
+	siw_qp_put(to_siw_qp(qp));
 }
 
+/*
+ * iw_cm takes its own reference with iw_add_ref right after; the
+ * consumer keeps the QP alive in between (it named it in the call).
+ */
 static struct ib_qp *siw_get_qp(struct ib_device *ibdev, int qpn)
 {
-	return NULL;
+	struct siw_qp *qp = siw_qp_lookup(to_siw_dev(ibdev), qpn);
+
+	if (!qp)
+		return NULL;
+	siw_qp_put(qp);
+	return &qp->base;
 }
 
 static int siw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *param)
@@ -268,21 +208,37 @@ const struct ib_device_ops siw_device_ops = {
 	.query_pkey = siw_query_pkey,
 	.alloc_ucontext = siw_alloc_ucontext,
 	.dealloc_ucontext = siw_dealloc_ucontext,
+	.disassociate_ucontext = siw_disassociate_ucontext,
+
+	.mmap = siw_mmap,
+	.mmap_free = siw_mmap_free,
 
 	.alloc_pd = siw_alloc_pd,
 	.dealloc_pd = siw_dealloc_pd,
+	.get_dma_mr = siw_get_dma_mr,
+	.reg_user_mr = siw_reg_user_mr,
+	.alloc_mr = siw_alloc_mr,
+	.map_mr_sg = siw_map_mr_sg,
+	.dereg_mr = siw_dereg_mr,
+
 	.create_cq = siw_create_cq,
 	.destroy_cq = siw_destroy_cq,
 	.poll_cq = siw_poll_cq,
 	.req_notify_cq = siw_req_notify_cq,
+	.resize_cq = siw_resize_cq,
+
 	.create_qp = siw_create_qp,
 	.modify_qp = siw_modify_qp,
+	.query_qp = siw_query_qp,
 	.destroy_qp = siw_destroy_qp,
 	.post_send = siw_post_send,
 	.post_recv = siw_post_recv,
-	.get_dma_mr = siw_get_dma_mr,
-	.reg_user_mr = siw_reg_user_mr,
-	.dereg_mr = siw_dereg_mr,
+
+	.create_srq = siw_create_srq,
+	.modify_srq = siw_modify_srq,
+	.query_srq = siw_query_srq,
+	.destroy_srq = siw_destroy_srq,
+	.post_srq_recv = siw_post_srq_recv,
 
 	.iw_add_ref = siw_qp_add_ref,
 	.iw_rem_ref = siw_qp_rem_ref,

@@ -1,2 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Objects of drivers/siw_qp, linked into siw.ko (see the top-level Kbuild).
+
+siw-y += drivers/siw_qp/siw_cq.o
+siw-y += drivers/siw_qp/siw_qp.o
+siw-y += drivers/siw_qp/siw_qp_hooks.o
+siw-y += drivers/siw_qp/siw_qp_post.o
+siw-y += drivers/siw_qp/siw_qp_state.o
+siw-y += drivers/siw_qp/siw_srq.o
+siw-y += drivers/siw_qp/siw_wqe.o

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Protection domains, memory regions and the STag table.
+ *
+ * The table is an xarray indexed by the STag's upper 24 bits. Writers
+ * (registration, deregistration) run in process context and use the
+ * xarray's own lock; readers use RCU and a reference, so the receive
+ * path may look STags up from softirq. Each MR's mutable description
+ * is behind its spinlock, so a lookup never sees half a fast
+ * registration.
+ */
+#include <kunit/visibility.h>
+#include <linux/export.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <rdma/ib_umem.h>
+#include <rdma/siw-abi.h>
+
+#include "siw_dev.h"
+#include "siw_limits.h"
+#include "siw_mem.h"
+
+/**
+ * siw_mem_table_init() - set up an empty STag table
+ * @t: the table, part of a device being created
+ */
+void siw_mem_table_init(struct siw_mem_table *t)
+{
+	xa_init_flags(&t->xa, XA_FLAGS_ALLOC1);
+	t->next = 1;
+	atomic_set(&t->nr_mr, 0);
+	atomic_set(&t->nr_pd, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mem_table_init);
+
+/**
+ * siw_mem_table_destroy() - release an STag table
+ * @t: the table; the RDMA core has deregistered every MR before
+ */
+void siw_mem_table_destroy(struct siw_mem_table *t)
+{
+	WARN_ON(!xa_empty(&t->xa));
+	xa_destroy(&t->xa);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mem_table_destroy);
+
+/**
+ * siw_mr_get() - find the region behind an STag's index
+ * @sdev: the device
+ * @stag: an STag; only its index (upper 24 bits) is used
+ *
+ * The key is not compared: callers check the region they get, so that
+ * a wrong key is reported as such and not as an unknown STag.
+ *
+ * Context: any; does not sleep.
+ * Returns: the region with a reference taken, or NULL.
+ */
+struct siw_mr *siw_mr_get(struct siw_device *sdev, u32 stag)
+{
+	u32 index = siw_stag_index(stag);
+	struct siw_mr *mr;
+
+	if (!index)
+		return NULL;
+	rcu_read_lock();
+	mr = xa_load(&sdev->mem.xa, index);
+	if (mr && !refcount_inc_not_zero(&mr->ref))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_get);
+
+/**
+ * siw_mr_put() - drop a reference taken by siw_mr_get()
+ * @mr: the region
+ *
+ * Context: any.
+ */
+void siw_mr_put(struct siw_mr *mr)
+{
+	if (refcount_dec_and_test(&mr->ref))
+		complete(&mr->released);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_put);
+
+static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	r->pd = mr->base.pd;
+	r->obj = mr;
+	r->base = mr->va;
+	r->len = mr->len;
+	r->stag = mr->stag;
+	r->access = mr->access;
+	r->state = mr->valid ? SIW_DDP_REGION_VALID : SIW_DDP_REGION_INVALID;
+	/* only regions the consumer registers per use may be invalidated */
+	r->remote_inv = mr->kind == SIW_MR_FASTREG;
+	spin_unlock_irqrestore(&mr->lock, flags);
+}
+
+static int siw_mem_ddp_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
+{
+	struct siw_mr *mr = siw_mr_get(ctx, stag);
+
+	if (!mr)
+		return -ENOENT;
+	siw_mr_describe(mr, r);
+	return 0;
+}
+
+static void siw_mem_ddp_put(void *ctx, struct siw_ddp_region *r)
+{
+	siw_mr_put(r->obj);
+}
+
+/* What the DDP layer's STag checks call; ctx is the struct siw_device */
+const struct siw_ddp_mem_ops siw_mem_ddp_ops = {
+	.lookup = siw_mem_ddp_lookup,
+	.put = siw_mem_ddp_put,
+};
+EXPORT_SYMBOL_IF_KUNIT(siw_mem_ddp_ops);
+
+/**
+ * siw_mr_check() - may a local access go through a region?
+ * @r: the region as looked up
+ * @pd: the PD of the QP making the access
+ * @stag: the STag (lkey) the work request names
+ * @va: first address accessed
+ * @len: octets accessed
+ * @access: IB_ACCESS_* bits needed (0 for a local read)
+ *
+ * Returns: SIW_MEM_OK, or why the access is refused.
+ */
+enum siw_mem_err siw_mr_check(const struct siw_ddp_region *r, const void *pd,
+			      u32 stag, u64 va, u32 len, u32 access)
+{
+	u64 off;
+
+	if (r->stag != stag)
+		return SIW_MEM_ERR_STAG;
+	if (r->state != SIW_DDP_REGION_VALID)
+		return SIW_MEM_ERR_INVALID;
+	if (r->pd != pd)
+		return SIW_MEM_ERR_PD;
+	if ((r->access & access) != access)
+		return SIW_MEM_ERR_ACCESS;
+	if (va < r->base)
+		return SIW_MEM_ERR_BOUNDS;
+	off = va - r->base;
+	if (off > r->len || len > r->len - off)
+		return SIW_MEM_ERR_BOUNDS;
+	return SIW_MEM_OK;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_check);
+
+/**
+ * siw_mr_get_local() - resolve an SGE's lkey for a local access
+ * @sdev: the device
+ * @pd: the QP's PD
+ * @lkey: the SGE's lkey
+ * @va: the SGE's address
+ * @len: the SGE's length
+ * @access: IB_ACCESS_LOCAL_WRITE for a receive or Read sink, else 0
+ * @err: why the access was refused, if it was
+ *
+ * Context: any; does not sleep.
+ * Returns: the region with a reference (drop it with siw_mr_put()), or
+ * NULL with @err set.
+ */
+struct siw_mr *siw_mr_get_local(struct siw_device *sdev, struct ib_pd *pd,
+				u32 lkey, u64 va, u32 len, u32 access,
+				enum siw_mem_err *err)
+{
+	struct siw_ddp_region r;
+	struct siw_mr *mr;
+
+	mr = siw_mr_get(sdev, lkey);
+	if (!mr) {
+		*err = SIW_MEM_ERR_STAG;
+		return NULL;
+	}
+	siw_mr_describe(mr, &r);
+	*err = siw_mr_check(&r, pd, lkey, va, len, access);
+	if (*err) {
+		siw_mr_put(mr);
+		return NULL;
+	}
+	return mr;
+}
+
+/**
+ * siw_mr_pgidx() - locate a Tagged Offset in a region's page list
+ * @base: the region's first Tagged Offset
+ * @first_off: offset of @base in the first page
+ * @shift: log2 of the page size
+ * @va: the Tagged Offset to locate
+ * @idx: page index
+ * @off: offset in that page
+ *
+ * Returns: 0, or -ERANGE if @va is below @base.
+ */
+int siw_mr_pgidx(u64 base, u32 first_off, u8 shift, u64 va, u32 *idx,
+		 u32 *off)
+{
+	u64 pos;
+
+	if (va < base)
+		return -ERANGE;
+	pos = va - base + first_off;
+	*idx = pos >> shift;
+	*off = pos & ((1ULL << shift) - 1);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_pgidx);
+
+static struct page *siw_kaddr_page(u64 kaddr, unsigned int *pg_off)
+{
+	const void *p = (const void *)(uintptr_t)kaddr;
+
+	*pg_off = offset_in_page(p);
+	if (is_vmalloc_addr(p))
+		return vmalloc_to_page(p);
+	return virt_addr_valid(p) ? virt_to_page(p) : NULL;
+}
+
+/**
+ * siw_mr_page() - the page holding a Tagged Offset of a region
+ * @mr: a region the caller holds a reference on and has checked the
+ *	access against (siw_mr_check() or the DDP layer's STag checks)
+ * @va: the Tagged Offset
+ * @pg_off: offset of @va in the returned page
+ *
+ * The caller copies at most PAGE_SIZE - *@pg_off octets from there.
+ *
+ * Context: any.
+ * Returns: the page, or NULL if @va is not backed by the region.
+ */
+struct page *siw_mr_page(struct siw_mr *mr, u64 va, unsigned int *pg_off)
+{
+	u32 idx, off;
+
+	switch (mr->kind) {
+	case SIW_MR_DMA:
+		return siw_kaddr_page(va, pg_off);
+	case SIW_MR_USER:
+		if (siw_mr_pgidx(mr->va, mr->first_off, PAGE_SHIFT, va,
+				 &idx, &off) || idx >= mr->npages)
+			return NULL;
+		*pg_off = off;
+		return mr->pages[idx];
+	case SIW_MR_FASTREG:
+		if (siw_mr_pgidx(mr->va, mr->first_off, mr->page_shift, va,
+				 &idx, &off) || idx >= READ_ONCE(mr->npages) ||
+		    idx >= mr->max_pages)
+			return NULL;
+		return siw_kaddr_page(READ_ONCE(mr->pbl[idx]) + off, pg_off);
+	}
+	return NULL;
+}
+
+/**
+ * siw_mem_invalidate() - invalidate a fast-registration STag
+ * @sdev: the device
+ * @pd: the PD of the QP asking (a Local Invalidate, or a Send with
+ *	Invalidate received)
+ * @stag: the STag, key included
+ * @remote: the peer asks (Send with Invalidate)
+ *
+ * Once this returns, every later lookup sees the region invalid; the
+ * caller reports the completion only after it.
+ *
+ * Context: any; does not sleep.
+ * Returns: 0, -ENOENT (no such index), -EINVAL (wrong key), -EACCES
+ * (another PD) or -EPERM (not a fast-registration region).
+ */
+int siw_mem_invalidate(struct siw_device *sdev, const void *pd, u32 stag,
+		       bool remote)
+{
+	unsigned long flags;
+	struct siw_mr *mr;
+	int rv = 0;
+
+	mr = siw_mr_get(sdev, stag);
+	if (!mr)
+		return -ENOENT;
+	spin_lock_irqsave(&mr->lock, flags);
+	if (mr->stag != stag)
+		rv = -EINVAL;
+	else if (mr->base.pd != pd)
+		rv = -EACCES;
+	else if (mr->kind != SIW_MR_FASTREG)
+		rv = -EPERM;
+	else
+		mr->valid = false;
+	spin_unlock_irqrestore(&mr->lock, flags);
+	siw_mr_put(mr);
+	return rv;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mem_invalidate);
+
+/**
+ * siw_mem_fastreg() - carry out a REG_MR work request
+ * @mr: a fast-registration MR, mapped by ib_map_mr_sg()
+ * @pd: the PD of the QP that posted the request
+ * @stag: the STag to register (same index, the consumer's key)
+ * @access: IB_ACCESS_* bits to grant
+ *
+ * Context: any; does not sleep.
+ * Returns: 0, -EINVAL (not a fast-registration MR of that index),
+ * -EACCES (another PD) or -EBUSY (still valid: invalidate it first).
+ */
+int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access)
+{
+	unsigned long flags;
+	int rv = 0;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	if (mr->kind != SIW_MR_FASTREG ||
+	    siw_stag_index(stag) != siw_stag_index(mr->stag))
+		rv = -EINVAL;
+	else if (mr->base.pd != pd)
+		rv = -EACCES;
+	else if (mr->valid)
+		rv = -EBUSY;
+	if (!rv) {
+		mr->stag = stag;
+		mr->access = access;
+		mr->va = mr->base.iova;
+		mr->len = mr->base.length;
+		mr->valid = true;
+	}
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return rv;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mem_fastreg);
+
+/* Verbs */
+
+int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct siw_device *sdev = to_siw_dev(pd->device);
+
+	if (atomic_inc_return(&sdev->mem.nr_pd) > SIW_DEV_MAX_PD) {
+		atomic_dec(&sdev->mem.nr_pd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int siw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	atomic_dec(&to_siw_dev(pd->device)->mem.nr_pd);
+	return 0;
+}
+
+static struct siw_mr *siw_mr_alloc(struct ib_pd *pd, enum siw_mr_kind kind,
+				   u32 access)
+{
+	struct siw_device *sdev = to_siw_dev(pd->device);
+	struct siw_mr *mr;
+
+	if (atomic_inc_return(&sdev->mem.nr_mr) > SIW_DEV_MAX_MR) {
+		atomic_dec(&sdev->mem.nr_mr);
+		return ERR_PTR(-ENOMEM);
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr) {
+		atomic_dec(&sdev->mem.nr_mr);
+		return ERR_PTR(-ENOMEM);
+	}
+	mr->sdev = sdev;
+	refcount_set(&mr->ref, 1);
+	init_completion(&mr->released);
+	spin_lock_init(&mr->lock);
+	mr->kind = kind;
+	mr->access = access;
+	mr->page_shift = PAGE_SHIFT;
+	return mr;
+}
+
+static void siw_mr_free(struct siw_mr *mr)
+{
+	if (mr->umem)
+		ib_umem_release(mr->umem);
+	kvfree(mr->pages);
+	kfree(mr->pbl);
+	atomic_dec(&mr->sdev->mem.nr_mr);
+	/* a lookup may still be looking at it, under RCU */
+	kfree_rcu(mr, rcu);
+}
+
+/**
+ * siw_mr_publish() - make a region findable by its new STag
+ * @mr: the region, fully described, its sdev set
+ *
+ * Reserves an index (cyclically: a freed index is not reused soon),
+ * draws a random key, then publishes: a lookup never sees a region
+ * without its STag.
+ *
+ * Returns: 0, or -errno if the table is full.
+ */
+VISIBLE_IF_KUNIT int siw_mr_publish(struct siw_mr *mr)
+{
+	struct siw_mem_table *t = &mr->sdev->mem;
+	u32 index;
+	int rv;
+
+	rv = xa_alloc_cyclic(&t->xa, &index, NULL,
+			     XA_LIMIT(1, SIW_STAG_INDEX_MAX), &t->next,
+			     GFP_KERNEL);
+	if (rv < 0)
+		return rv;
+	mr->stag = index << SIW_STAG_INDEX_SHIFT |
+		   (get_random_u32() & SIW_STAG_KEY_MASK);
+	mr->base.lkey = mr->stag;
+	mr->base.rkey = mr->stag;
+	xa_store(&t->xa, index, mr, GFP_KERNEL);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_publish);
+
+struct ib_mr *siw_get_dma_mr(struct ib_pd *pd, int access)
+{
+	struct siw_mr *mr;
+	int rv;
+
+	mr = siw_mr_alloc(pd, SIW_MR_DMA, access);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->va = 0;
+	mr->len = U64_MAX;
+	mr->valid = true;
+	rv = siw_mr_publish(mr);
+	if (rv) {
+		siw_mr_free(mr);
+		return ERR_PTR(rv);
+	}
+	return &mr->base;
+}
+
+/* Record the pinned pages in order, for siw_mr_page() */
+static int siw_mr_take_umem(struct siw_mr *mr, struct ib_umem *umem)
+{
+	struct sg_page_iter it;
+	size_t n = ib_umem_num_pages(umem);
+	u32 i = 0;
+
+	if (n > U32_MAX)
+		return -EINVAL;
+	mr->pages = kvcalloc(n, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for_each_sgtable_page(&umem->sgt_append.sgt, &it, 0) {
+		if (i == n)
+			break;
+		mr->pages[i++] = sg_page_iter_page(&it);
+	}
+	if (i != n)
+		return -EFAULT;
+	mr->npages = n;
+	mr->first_off = ib_umem_offset(umem);
+	return 0;
+}
+
+static int siw_mr_reply(struct siw_mr *mr, struct ib_udata *udata)
+{
+	struct siw_uresp_reg_mr uresp = { .stag = mr->stag };
+
+	if (udata->outlen < sizeof(uresp))
+		return 0;
+	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+}
+
+struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
+			      int access, struct ib_udata *udata)
+{
+	struct ib_umem *umem;
+	struct siw_mr *mr;
+	int rv;
+
+	if (!len || len > SIW_DEV_MAX_MR_SIZE)
+		return ERR_PTR(-EINVAL);
+	mr = siw_mr_alloc(pd, SIW_MR_USER, access);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	umem = ib_umem_get(pd->device, start, len, access);
+	if (IS_ERR(umem)) {
+		rv = PTR_ERR(umem);
+		goto err_free;
+	}
+	mr->umem = umem;
+	rv = siw_mr_take_umem(mr, umem);
+	if (rv)
+		goto err_free;
+	mr->va = virt;
+	mr->len = len;
+	mr->valid = true;
+	rv = siw_mr_publish(mr);
+	if (rv)
+		goto err_free;
+	rv = siw_mr_reply(mr, udata);
+	if (rv)
+		goto err_unpublish;
+	return &mr->base;
+
+err_unpublish:
+	xa_erase(&mr->sdev->mem.xa, siw_stag_index(mr->stag));
+err_free:
+	siw_mr_free(mr);
+	return ERR_PTR(rv);
+}
+
+struct ib_mr *siw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+			   u32 max_num_sg)
+{
+	struct siw_mr *mr;
+	int rv;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > SIW_DEV_MAX_FR_PAGES)
+		return ERR_PTR(-EINVAL);
+	mr = siw_mr_alloc(pd, SIW_MR_FASTREG, 0);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->pbl = kcalloc(max_num_sg, sizeof(*mr->pbl), GFP_KERNEL);
+	if (!mr->pbl) {
+		rv = -ENOMEM;
+		goto err_free;
+	}
+	mr->max_pages = max_num_sg;
+	rv = siw_mr_publish(mr);
+	if (rv)
+		goto err_free;
+	return &mr->base;
+
+err_free:
+	siw_mr_free(mr);
+	return ERR_PTR(rv);
+}
+
+static int siw_mr_set_page(struct ib_mr *base, u64 addr)
+{
+	struct siw_mr *mr = to_siw_mr(base);
+
+	if (mr->npages >= mr->max_pages)
+		return -ENOMEM;
+	WRITE_ONCE(mr->pbl[mr->npages], addr);
+	WRITE_ONCE(mr->npages, mr->npages + 1);
+	return 0;
+}
+
+int siw_map_mr_sg(struct ib_mr *base, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset)
+{
+	struct siw_mr *mr = to_siw_mr(base);
+	int n;
+
+	WRITE_ONCE(mr->npages, 0);
+	n = ib_sg_to_pages(base, sg, sg_nents, sg_offset, siw_mr_set_page);
+	mr->page_shift = ilog2(base->page_size);
+	mr->first_off = base->iova & (base->page_size - 1);
+	return n;
+}
+
+int siw_dereg_mr(struct ib_mr *base, struct ib_udata *udata)
+{
+	struct siw_mr *mr = to_siw_mr(base);
+
+	xa_erase(&mr->sdev->mem.xa, siw_stag_index(mr->stag));
+	siw_mr_put(mr);
+	/* lookups hold references only briefly; none may outlive the MR */
+	wait_for_completion(&mr->released);
+	siw_mr_free(mr);
+	return 0;
+}

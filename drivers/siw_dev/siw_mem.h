@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The memory layer: protection domains, memory regions and the STag
+ * table that names them.
+ *
+ * An STag is a 24-bit index into the device's table and an 8-bit key in
+ * its low octet. The index is allocated here, cyclically, so that a
+ * freed index is not reused at once; the key of a new region is random,
+ * so a peer cannot guess the STag of a region it was not told about.
+ * A fast-registration MR keeps its index for life; its consumer chooses
+ * a new key for each registration (ib_update_fast_reg_key()).
+ *
+ * Lookups run under RCU and take a reference; they never sleep and may
+ * be called from softirq (the receive path). A reference is meant to
+ * be short: dereg_mr waits for every reference to be dropped.
+ *
+ * See Documentation/verbs.rst.
+ */
+#ifndef SIW_MEM_H
+#define SIW_MEM_H
+
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+#include "siw_ddp/siw_ddp.h"
+
+struct siw_device;
+
+/* The largest STag index: 24 bits */
+#define SIW_STAG_INDEX_MAX	0xffffffU
+
+/**
+ * struct siw_pd - a protection domain
+ * @base: the RDMA core's PD
+ */
+struct siw_pd {
+	struct ib_pd base;
+};
+
+/* How a region's Tagged Offsets reach memory */
+enum siw_mr_kind {
+	SIW_MR_DMA,		/* kernel virtual addresses, whole space */
+	SIW_MR_USER,		/* pinned user pages (ib_umem) */
+	SIW_MR_FASTREG,		/* page list from ib_map_mr_sg */
+};
+
+/**
+ * struct siw_mr - a memory region and its entry in the STag table
+ * @base: the RDMA core's MR; @base.lkey == @base.rkey == the STag
+ *	given to the consumer (for fast-registration, the latest key the
+ *	consumer chose)
+ * @sdev: the device whose table holds @stag's index
+ * @ref: references: one for the table, one per lookup
+ * @released: completed when @ref drops to zero
+ * @rcu: frees the MR after lookups that might still see it
+ * @lock: protects @stag, @valid, @access, @va, @len and the page list
+ *	of a fast-registration MR against concurrent lookups
+ * @stag: the STag the region answers to, key included
+ * @valid: the region may be accessed (false after invalidation)
+ * @access: IB_ACCESS_* bits
+ * @va: Tagged Offset of the first octet
+ * @len: octets in the region
+ * @kind: enum siw_mr_kind
+ * @page_shift: log2 of the page size of @pbl (fast-registration) or
+ *	PAGE_SHIFT (user)
+ * @first_off: offset of @va in the first page
+ * @npages: pages in @pages or @pbl in use
+ * @max_pages: capacity of @pbl
+ * @umem: pinned user memory (SIW_MR_USER)
+ * @pages: the pages of @umem, in order (SIW_MR_USER)
+ * @pbl: kernel virtual addresses of the pages (SIW_MR_FASTREG); the
+ *	RDMA core's software DMA mapping makes them so
+ */
+struct siw_mr {
+	struct ib_mr base;
+	struct siw_device *sdev;
+	refcount_t ref;
+	struct completion released;
+	struct rcu_head rcu;
+	spinlock_t lock;	/* see @lock above */
+	u32 stag;
+	bool valid;
+	u32 access;
+	u64 va;
+	u64 len;
+	u8 kind;
+	u8 page_shift;
+	u32 first_off;
+	u32 npages;
+	u32 max_pages;
+	struct ib_umem *umem;
+	struct page **pages;
+	u64 *pbl;
+};
+
+/**
+ * struct siw_mem_table - the device's STag table
+ * @xa: STag index to struct siw_mr; lookups under RCU
+ * @next: cyclic allocation cursor for xa_alloc_cyclic()
+ * @nr_mr: registered regions, bounded by SIW_DEV_MAX_MR
+ * @nr_pd: allocated PDs, bounded by SIW_DEV_MAX_PD
+ */
+struct siw_mem_table {
+	struct xarray xa;
+	u32 next;
+	atomic_t nr_mr;
+	atomic_t nr_pd;
+};
+
+/* Why a local access through an STag is refused */
+enum siw_mem_err {
+	SIW_MEM_OK = 0,
+	SIW_MEM_ERR_STAG,	/* no such region or wrong key */
+	SIW_MEM_ERR_INVALID,	/* region invalidated */
+	SIW_MEM_ERR_PD,		/* region of another PD */
+	SIW_MEM_ERR_ACCESS,	/* rights missing */
+	SIW_MEM_ERR_BOUNDS,	/* range outside the region, or wraps */
+};
+
+static inline struct siw_pd *to_siw_pd(struct ib_pd *pd)
+{
+	return container_of(pd, struct siw_pd, base);
+}
+
+static inline struct siw_mr *to_siw_mr(struct ib_mr *mr)
+{
+	return container_of(mr, struct siw_mr, base);
+}
+
+/* siw_mem.c: the table */
+void siw_mem_table_init(struct siw_mem_table *t);
+void siw_mem_table_destroy(struct siw_mem_table *t);
+extern const struct siw_ddp_mem_ops siw_mem_ddp_ops;
+struct siw_mr *siw_mr_get(struct siw_device *sdev, u32 stag);
+void siw_mr_put(struct siw_mr *mr);
+enum siw_mem_err siw_mr_check(const struct siw_ddp_region *r, const void *pd,
+			      u32 stag, u64 va, u32 len, u32 access);
+struct siw_mr *siw_mr_get_local(struct siw_device *sdev, struct ib_pd *pd,
+				u32 lkey, u64 va, u32 len, u32 access,
+				enum siw_mem_err *err);
+struct page *siw_mr_page(struct siw_mr *mr, u64 va, unsigned int *pg_off);
+int siw_mr_pgidx(u64 base, u32 first_off, u8 shift, u64 va, u32 *idx,
+		 u32 *off);
+int siw_mem_invalidate(struct siw_device *sdev, const void *pd, u32 stag,
+		       bool remote);
+int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access);
+#if IS_ENABLED(CONFIG_KUNIT)
+int siw_mr_publish(struct siw_mr *mr);
+#endif
+
+/* siw_mem.c: verbs */
+int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata);
+int siw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata);
+struct ib_mr *siw_get_dma_mr(struct ib_pd *pd, int access);
+struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
+			      int access, struct ib_udata *udata);
+struct ib_mr *siw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+			   u32 max_num_sg);
+int siw_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset);
+int siw_dereg_mr(struct ib_mr *mr, struct ib_udata *udata);
+
+#endif /* SIW_MEM_H */

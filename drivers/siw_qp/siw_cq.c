@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Completion queues: the ring shared with the consumer, arming and
+ * signalling, and poll_cq for kernel consumers.
+ */
+#include <linux/vmalloc.h>
+
+#include "siw_dev/siw_dev.h"
+#include "siw_dev/siw_limits.h"
+#include "siw_cq.h"
+#include "siw_wqe.h"
+
+static void siw_cq_event(struct siw_cq *cq, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = cq->base.device,
+		.event = type,
+		.element.cq = &cq->base,
+	};
+
+	if (cq->base.event_handler)
+		cq->base.event_handler(&ev, cq->base.cq_context);
+}
+
+static int siw_cq_reply(struct siw_cq *cq, struct ib_udata *udata,
+			size_t bytes)
+{
+	struct siw_uresp_create_cq uresp = {
+		.num_cqe = cq->num_cqe,
+		.cq_id = 0,
+	};
+	int rv;
+
+	if (udata->outlen < sizeof(uresp))
+		return -EINVAL;
+	rv = siw_ring_export(udata, cq->queue, bytes, &cq->mmap,
+			     &uresp.cq_key);
+	if (rv)
+		return rv;
+	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+}
+
+int siw_create_cq(struct ib_cq *base, const struct ib_cq_init_attr *attr,
+		  struct ib_udata *udata)
+{
+	struct siw_device *sdev = to_siw_dev(base->device);
+	struct siw_cq *cq = to_siw_cq(base);
+	size_t bytes;
+	int rv;
+
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 || attr->cqe > SIW_DEV_MAX_CQE)
+		return -EINVAL;
+	if (atomic_inc_return(&sdev->nr_cq) > SIW_DEV_MAX_CQ) {
+		rv = -ENOMEM;
+		goto err_count;
+	}
+	spin_lock_init(&cq->lock);
+	cq->user = !!udata;
+	cq->num_cqe = siw_ring_entries(attr->cqe);
+	bytes = siw_cq_ring_bytes(cq->num_cqe);
+	cq->queue = siw_ring_alloc(bytes, cq->user);
+	if (!cq->queue) {
+		rv = -ENOMEM;
+		goto err_count;
+	}
+	cq->ctrl = (struct siw_cq_ctrl *)&cq->queue[cq->num_cqe];
+	base->cqe = cq->num_cqe;
+	if (udata) {
+		rv = siw_cq_reply(cq, udata, bytes);
+		if (rv)
+			goto err_ring;
+	}
+	return 0;
+
+err_ring:
+	siw_ring_free(cq->queue, cq->mmap);
+err_count:
+	atomic_dec(&sdev->nr_cq);
+	return rv;
+}
+
+int siw_destroy_cq(struct ib_cq *base, struct ib_udata *udata)
+{
+	struct siw_cq *cq = to_siw_cq(base);
+
+	siw_ring_free(cq->queue, cq->mmap);
+	atomic_dec(&to_siw_dev(base->device)->nr_cq);
+	return 0;
+}
+
+/* Should this completion raise the consumer's completion handler? */
+static bool siw_cq_armed_for(struct siw_cq *cq, bool solicited)
+{
+	u32 f = READ_ONCE(cq->ctrl->flags);
+
+	if (!(f & SIW_NOTIFY_NEXT_COMPLETION) &&
+	    !((f & SIW_NOTIFY_SOLICITED) && solicited))
+		return false;
+	/* one event per arming; a racing re-arm by the process wins */
+	return cmpxchg(&cq->ctrl->flags, f, SIW_NOTIFY_NOT) == f;
+}
+
+/**
+ * siw_cq_post() - add a completion to a CQ
+ * @cq: the CQ
+ * @src: the completion
+ *
+ * Context: any; takes @cq->lock. The caller calls siw_cq_signal() if
+ * this returns 1, once it holds no lock of its own.
+ * Returns: 1 if the consumer must be signalled, 0 if not, -ENOSPC if
+ * the CQ overflowed (the consumer got IB_EVENT_CQ_ERR).
+ */
+int siw_cq_post(struct siw_cq *cq, const struct siw_cqe_src *src)
+{
+	struct siw_cqe *cqe;
+	unsigned long flags;
+	bool signal;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	cqe = &cq->queue[cq->put & (cq->num_cqe - 1)];
+	/* pairs with the consumer's clearing: it has read the entry */
+	if (smp_load_acquire(&cqe->flags) & SIW_WQE_VALID) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		siw_cq_event(cq, IB_EVENT_CQ_ERR);
+		return -ENOSPC;
+	}
+	cqe->id = src->id;
+	cqe->opcode = src->opcode;
+	cqe->status = siw_wc_status_to_abi(src->status);
+	cqe->bytes = src->bytes;
+	cqe->inval_stag = src->invalidated ? src->inval_stag : 0;
+	if (cq->user)
+		cqe->qp_id = src->qp->qp_num;
+	else
+		cqe->base_qp = src->qp;
+	/* the entry's contents before its VALID flag, for the consumer */
+	smp_store_release(&cqe->flags, SIW_WQE_VALID |
+			  (src->invalidated ? SIW_WQE_REM_INVAL : 0));
+	cq->put++;
+	signal = siw_cq_armed_for(cq, src->solicited);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return signal;
+}
+
+/**
+ * siw_cq_signal() - call the consumer's completion handler
+ * @cq: a CQ siw_cq_post() said to signal
+ *
+ * Context: any; the caller holds no QP or CQ lock (the handler may post
+ * or poll).
+ */
+void siw_cq_signal(struct siw_cq *cq)
+{
+	if (cq->base.comp_handler)
+		cq->base.comp_handler(&cq->base, cq->base.cq_context);
+}
+
+static void siw_cqe_to_wc(const struct siw_cqe *cqe, struct ib_wc *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = cqe->id;
+	wc->status = siw_wc_status_from_abi(cqe->status);
+	wc->opcode = siw_wc_opcode(cqe->opcode);
+	wc->byte_len = cqe->bytes;
+	wc->qp = cqe->base_qp;
+	if (cqe->flags & SIW_WQE_REM_INVAL) {
+		wc->wc_flags = IB_WC_WITH_INVALIDATE;
+		wc->ex.invalidate_rkey = cqe->inval_stag;
+	}
+}
+
+int siw_poll_cq(struct ib_cq *base, int num_entries, struct ib_wc *wc)
+{
+	struct siw_cq *cq = to_siw_cq(base);
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	for (n = 0; n < num_entries; n++) {
+		struct siw_cqe *cqe = &cq->queue[cq->get & (cq->num_cqe - 1)];
+
+		if (!(cqe->flags & SIW_WQE_VALID))
+			break;
+		siw_cqe_to_wc(cqe, &wc[n]);
+		WRITE_ONCE(cqe->flags, 0);
+		cq->get++;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+int siw_req_notify_cq(struct ib_cq *base, enum ib_cq_notify_flags flags)
+{
+	struct siw_cq *cq = to_siw_cq(base);
+	u32 arm = SIW_NOTIFY_SOLICITED;
+	unsigned long irq;
+	int missed = 0;
+
+	if ((flags & IB_CQ_SOLICITED_MASK) == IB_CQ_NEXT_COMP)
+		arm |= SIW_NOTIFY_NEXT_COMPLETION;
+	/* under the lock siw_cq_post() looks at it with: nothing is lost */
+	spin_lock_irqsave(&cq->lock, irq);
+	WRITE_ONCE(cq->ctrl->flags, arm);
+	if (flags & IB_CQ_REPORT_MISSED_EVENTS)
+		missed = cq->put != cq->get;
+	spin_unlock_irqrestore(&cq->lock, irq);
+	return missed;
+}
+
+/* Move the pending entries of @cq to @ring of @n entries; caller locks */
+static void siw_cq_move(struct siw_cq *cq, struct siw_cqe *ring, u32 n)
+{
+	u32 pending = cq->put - cq->get, i;
+
+	for (i = 0; i < pending; i++)
+		ring[i] = cq->queue[(cq->get + i) & (cq->num_cqe - 1)];
+	((struct siw_cq_ctrl *)&ring[n])->flags = cq->ctrl->flags;
+	cq->queue = ring;
+	cq->ctrl = (struct siw_cq_ctrl *)&ring[n];
+	cq->num_cqe = n;
+	cq->get = 0;
+	cq->put = pending;
+}
+
+int siw_resize_cq(struct ib_cq *base, int cqe, struct ib_udata *udata)
+{
+	struct siw_cq *cq = to_siw_cq(base);
+	struct siw_cqe *ring, *old;
+	unsigned long flags;
+	u32 n;
+
+	/* the provider maps its ring once: only kernel CQs can grow */
+	if (cq->user || udata)
+		return -EOPNOTSUPP;
+	if (cqe < 1 || cqe > SIW_DEV_MAX_CQE)
+		return -EINVAL;
+	n = siw_ring_entries(cqe);
+	ring = siw_ring_alloc(siw_cq_ring_bytes(n), false);
+	if (!ring)
+		return -ENOMEM;
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->put - cq->get > n) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		vfree(ring);
+		return -EINVAL;
+	}
+	old = cq->queue;
+	siw_cq_move(cq, ring, n);
+	base->cqe = n;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	vfree(old);
+	return 0;
+}

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Work queues: posting for kernel consumers, the doorbell for user
+ * consumers, flushing to the CQs, and the accessors through which the
+ * TX and RX engines consume work.
+ *
+ * A user QP's rings are written by the process directly (rdma-core's
+ * provider); the kernel reads an entry once, into a private copy, and
+ * checks that copy. The process can change the shared entry at any time
+ * and only ever hurts itself.
+ */
+#include <linux/string.h>
+
+#include "siw_dev/siw_dev.h"
+#include "siw_qp.h"
+
+/* What every ring entry starts with (kernel, SQ and RQ layouts alike) */
+struct siw_wq_head {
+	u64 id;
+	u16 flags;
+	u8 num_sge;
+	u8 opcode;
+};
+
+static_assert(offsetof(struct siw_wq_head, flags) ==
+	      offsetof(struct siw_wqe, flags));
+static_assert(offsetof(struct siw_wq_head, opcode) ==
+	      offsetof(struct siw_wqe, opcode));
+
+static size_t siw_wq_stride(const struct siw_qp *qp, bool sq)
+{
+	if (!qp->user)
+		return sizeof(struct siw_wqe);
+	return sq ? sizeof(struct siw_sqe) : sizeof(struct siw_rqe);
+}
+
+static struct siw_wq_head *siw_wq_entry(const struct siw_wq *wq,
+					size_t stride, u32 n)
+{
+	return wq->ring + (size_t)(n & (wq->size - 1)) * stride;
+}
+
+static bool siw_wq_posted(struct siw_wq_head *e)
+{
+	/* pairs with the poster's release: contents are read after this */
+	return smp_load_acquire(&e->flags) & SIW_WQE_VALID;
+}
+
+static void siw_wq_release(struct siw_wq_head *e)
+{
+	/* our reads of the entry are done before the consumer reuses it */
+	smp_store_release(&e->flags, 0);
+}
+
+/*
+ * Walk the posted entries of @wq from its head, handing each back;
+ * with @cq, report each as flushed. At most one lap: a process that
+ * keeps posting behind us cannot keep us here.
+ */
+static bool siw_wq_drain(struct siw_qp *qp, struct siw_wq *wq, bool sq,
+			 struct siw_cq *cq)
+{
+	size_t stride = siw_wq_stride(qp, sq);
+	struct siw_cqe_src src = {
+		.qp = &qp->base,
+		.status = IB_WC_WR_FLUSH_ERR,
+	};
+	bool signal = false;
+	u32 n;
+
+	for (n = 0; n < wq->size; n++) {
+		struct siw_wq_head *e = siw_wq_entry(wq, stride, wq->get);
+
+		if (!siw_wq_posted(e))
+			break;
+		if (cq) {
+			src.id = READ_ONCE(e->id);
+			src.opcode = sq ? siw_wqe_flush_opcode(READ_ONCE(e->opcode)) :
+					  SIW_OP_RECEIVE;
+			signal |= siw_cq_post(cq, &src) > 0;
+		}
+		siw_wq_release(e);
+		wq->get++;
+	}
+	return signal;
+}
+
+static void siw_qp_drain_queues(struct siw_qp *qp, bool report)
+{
+	unsigned long flags;
+	bool sig_s, sig_r = false;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	sig_s = siw_wq_drain(qp, &qp->sq, true, report ? qp->scq : NULL);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (!qp->srq) {
+		spin_lock_irqsave(&qp->rq_lock, flags);
+		sig_r = siw_wq_drain(qp, &qp->rq, false,
+				     report ? qp->rcq : NULL);
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+	}
+	if (sig_s)
+		siw_cq_signal(qp->scq);
+	if (sig_r)
+		siw_cq_signal(qp->rcq);
+}
+
+/**
+ * siw_qp_flush() - complete every posted work request as flushed
+ * @qp: a QP in ERROR
+ *
+ * Both queues (not an SRQ: its entries belong to no QP) complete with
+ * IB_WC_WR_FLUSH_ERR, in order, whether signalled or not.
+ *
+ * Context: any; no QP lock held.
+ */
+void siw_qp_flush(struct siw_qp *qp)
+{
+	siw_qp_drain_queues(qp, true);
+}
+
+/**
+ * siw_qp_discard() - drop every posted work request without completion
+ * @qp: a QP moved to RESET
+ *
+ * Context: any; no QP lock held.
+ */
+void siw_qp_discard(struct siw_qp *qp)
+{
+	siw_qp_drain_queues(qp, false);
+}
+
+/* States a kernel consumer may post to: all but TERMINATE */
+static bool siw_qp_postable(enum siw_qp_state s)
+{
+	return s != SIW_QP_TERMINATE;
+}
+
+/* After posting: start the work, or flush it if the QP is in ERROR */
+static void siw_qp_after_post(struct siw_qp *qp, enum siw_qp_state s,
+			      bool sq)
+{
+	if (s == SIW_QP_ERROR)
+		siw_qp_flush(qp);
+	else if (sq && s == SIW_QP_RTS)
+		siw_qp_sq_kick(qp);
+}
+
+/* The provider's doorbell: post_send without work requests */
+static int siw_qp_doorbell(struct siw_qp *qp)
+{
+	siw_qp_after_post(qp, READ_ONCE(qp->state), true);
+	return 0;
+}
+
+static int siw_sq_post_one(struct siw_qp *qp, const struct ib_send_wr *wr)
+{
+	struct siw_wqe *slot = (struct siw_wqe *)
+		siw_wq_entry(&qp->sq, sizeof(*slot), qp->sq.put);
+	int rv;
+
+	lockdep_assert_held(&qp->sq_lock);
+	if (slot->flags & SIW_WQE_VALID)
+		return -ENOMEM;
+	rv = siw_wqe_from_send_wr(wr, &qp->sq.caps, slot);
+	if (rv) {
+		slot->flags = 0;
+		return rv;
+	}
+	if (qp->sig_all)
+		slot->flags |= SIW_WQE_SIGNALLED;
+	/* contents before VALID, for an engine that peeks without sq_lock */
+	smp_store_release(&slot->flags, slot->flags | SIW_WQE_VALID);
+	qp->sq.put++;
+	return 0;
+}
+
+int siw_post_send(struct ib_qp *base, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct siw_qp *qp = to_siw_qp(base);
+	enum siw_qp_state s;
+	unsigned long flags;
+	int rv = 0;
+
+	if (qp->user) {
+		/* a process posts into its ring; it may only ring */
+		if (wr) {
+			*bad_wr = wr;
+			return -EINVAL;
+		}
+		return siw_qp_doorbell(qp);
+	}
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	/* read under sq_lock: a flush that follows a state change sees us */
+	s = READ_ONCE(qp->state);
+	if (!siw_qp_postable(s))
+		rv = -EINVAL;
+	for (; wr && !rv; wr = wr->next) {
+		rv = siw_sq_post_one(qp, wr);
+		if (rv)
+			break;
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (rv)
+		*bad_wr = wr;
+	siw_qp_after_post(qp, s, true);
+	return rv;
+}
+
+static int siw_rq_post_one(struct siw_wq *wq, const struct ib_recv_wr *wr)
+{
+	struct siw_wqe *slot = (struct siw_wqe *)
+		siw_wq_entry(wq, sizeof(*slot), wq->put);
+	int rv;
+
+	if (slot->flags & SIW_WQE_VALID)
+		return -ENOMEM;
+	rv = siw_wqe_from_recv_wr(wr, &wq->caps, slot);
+	if (rv) {
+		slot->flags = 0;
+		return rv;
+	}
+	/* contents before VALID, as in siw_sq_post_one() */
+	smp_store_release(&slot->flags, SIW_WQE_VALID);
+	wq->put++;
+	return 0;
+}
+
+/**
+ * siw_wq_post_recv() - post receive work requests to a kernel ring
+ * @wq: the RQ or SRQ ring; the caller holds its lock
+ * @wr: the list
+ * @bad_wr: the first one not posted, on failure
+ *
+ * Returns: 0, -ENOMEM (ring full) or -EINVAL (malformed request).
+ */
+static int siw_wq_post_recv(struct siw_wq *wq, const struct ib_recv_wr *wr,
+			    const struct ib_recv_wr **bad_wr)
+{
+	int rv = 0;
+
+	for (; wr; wr = wr->next) {
+		rv = siw_rq_post_one(wq, wr);
+		if (rv) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	return rv;
+}
+
+int siw_post_recv(struct ib_qp *base, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct siw_qp *qp = to_siw_qp(base);
+	enum siw_qp_state s;
+	unsigned long flags;
+	int rv;
+
+	/* a process posts into its ring; an SRQ takes the SRQ's verb */
+	if (qp->user || qp->srq) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	s = READ_ONCE(qp->state);
+	if (siw_qp_postable(s)) {
+		rv = siw_wq_post_recv(&qp->rq, wr, bad_wr);
+	} else {
+		*bad_wr = wr;
+		rv = -EINVAL;
+	}
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	siw_qp_after_post(qp, s, false);
+	return rv;
+}
+
+/**
+ * siw_post_srq_recv() - post receive work requests to a kernel SRQ
+ * @base: the SRQ
+ * @wr: the list
+ * @bad_wr: the first one not posted, on failure
+ *
+ * Returns: 0 or -errno.
+ */
+int siw_post_srq_recv(struct ib_srq *base, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr)
+{
+	struct siw_srq *srq = to_siw_srq(base);
+	unsigned long flags;
+	int rv;
+
+	if (srq->user) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&srq->lock, flags);
+	rv = siw_wq_post_recv(&srq->rq, wr, bad_wr);
+	spin_unlock_irqrestore(&srq->lock, flags);
+	return rv;
+}
+
+/* Copy and check one entry; the caller holds the ring's lock */
+static int siw_wq_read(bool user, bool sq,
+		       struct siw_wq_head *e, struct siw_wqe *wqe)
+{
+	union {
+		struct siw_sqe sqe;
+		struct siw_rqe rqe;
+	} copy;
+
+	if (!user) {
+		memcpy(wqe, e, sizeof(*wqe));
+		return 0;
+	}
+	if (sq) {
+		memcpy(&copy.sqe, e, sizeof(copy.sqe));
+		return siw_wqe_from_sqe(&copy.sqe, wqe);
+	}
+	memcpy(&copy.rqe, e, sizeof(copy.rqe));
+	return siw_wqe_from_rqe(&copy.rqe, wqe);
+}
+
+/**
+ * siw_sq_peek() - read a posted send work request without taking it
+ * @qp: the QP
+ * @n: 0 for the oldest not yet completed, 1 for the next...
+ * @wqe: the checked copy
+ *
+ * Context: any.
+ * Returns: 0, -ENOENT if fewer than @n + 1 are posted, -EINVAL if a
+ * process wrote an entry its provider never would (complete it with
+ * IB_WC_LOC_QP_OP_ERR).
+ */
+int siw_sq_peek(struct siw_qp *qp, u32 n, struct siw_wqe *wqe)
+{
+	struct siw_wq_head *e;
+	unsigned long flags;
+	int rv = -ENOENT;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	e = siw_wq_entry(&qp->sq, siw_wq_stride(qp, true), qp->sq.get + n);
+	if (n < qp->sq.size && siw_wq_posted(e))
+		rv = siw_wq_read(qp->user, true, e, wqe);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	return rv;
+}
+
+/**
+ * siw_sq_complete() - retire the oldest send work request
+ * @qp: the QP
+ * @status: its outcome
+ * @bytes: octets sent (read: received)
+ *
+ * Completes it on the send CQ if it was signalled or failed, and hands
+ * its entry back to the consumer.
+ *
+ * Context: any; no QP lock held.
+ */
+void siw_sq_complete(struct siw_qp *qp, enum ib_wc_status status, u32 bytes)
+{
+	struct siw_cqe_src src = {
+		.qp = &qp->base,
+		.status = status,
+		.bytes = bytes,
+	};
+	struct siw_wq_head *e;
+	unsigned long flags;
+	bool report, signal = false;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	e = siw_wq_entry(&qp->sq, siw_wq_stride(qp, true), qp->sq.get);
+	if (siw_wq_posted(e)) {
+		report = status != IB_WC_SUCCESS || qp->sig_all ||
+			 (READ_ONCE(e->flags) & SIW_WQE_SIGNALLED);
+		src.id = READ_ONCE(e->id);
+		src.opcode = siw_wqe_flush_opcode(READ_ONCE(e->opcode));
+		if (report)
+			signal = siw_cq_post(qp->scq, &src) > 0;
+		siw_wq_release(e);
+		qp->sq.get++;
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (signal)
+		siw_cq_signal(qp->scq);
+}
+
+/**
+ * siw_wq_take() - take the oldest posted entry of a receive ring
+ * @wq: the ring; the caller holds its lock
+ * @user: the ring holds struct siw_rqe written by a process
+ * @wqe: the checked copy
+ *
+ * Returns: 0, -ENOENT if none is posted, -EINVAL for a malformed entry
+ * (taken all the same).
+ */
+int siw_wq_take(struct siw_wq *wq, bool user, struct siw_wqe *wqe)
+{
+	size_t stride = user ? sizeof(struct siw_rqe) : sizeof(struct siw_wqe);
+	struct siw_wq_head *e = siw_wq_entry(wq, stride, wq->get);
+	int rv;
+
+	if (!siw_wq_posted(e))
+		return -ENOENT;
+	rv = siw_wq_read(user, false, e, wqe);
+	siw_wq_release(e);
+	wq->get++;
+	return rv;
+}
+
+/**
+ * siw_rq_take() - take the next receive work request of a QP
+ * @qp: the QP
+ * @wqe: the checked copy; its ring entry is the consumer's again
+ *
+ * From the QP's SRQ if it has one.
+ *
+ * Context: any (the RX engine runs in softirq).
+ * Returns: 0, -ENOENT if none is posted, -EINVAL for a malformed user
+ * entry (its id is in @wqe: complete it with IB_WC_LOC_QP_OP_ERR).
+ */
+int siw_rq_take(struct siw_qp *qp, struct siw_wqe *wqe)
+{
+	unsigned long flags;
+	int rv;
+
+	if (qp->srq)
+		return siw_srq_take(qp->srq, wqe);
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	rv = siw_wq_take(&qp->rq, qp->user, wqe);
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	return rv;
+}
+
+/**
+ * siw_rq_complete() - complete a receive work request
+ * @qp: the QP it arrived on
+ * @wqe: from siw_rq_take()
+ * @status: its outcome
+ * @bytes: octets received
+ * @inval_stag: the STag the peer invalidated
+ * @invalidated: @inval_stag is meaningful (Send with Invalidate)
+ * @solicited: the Send asked for a solicited event
+ *
+ * Context: any; no QP lock held.
+ */
+void siw_rq_complete(struct siw_qp *qp, const struct siw_wqe *wqe,
+		     enum ib_wc_status status, u32 bytes, u32 inval_stag,
+		     bool invalidated, bool solicited)
+{
+	struct siw_cqe_src src = {
+		.id = wqe->id,
+		.qp = &qp->base,
+		.opcode = SIW_OP_RECEIVE,
+		.status = status,
+		.bytes = bytes,
+		.inval_stag = inval_stag,
+		.invalidated = invalidated,
+		.solicited = solicited,
+	};
+
+	if (siw_cq_post(qp->rcq, &src) > 0)
+		siw_cq_signal(qp->rcq);
+}
