@@ -12,6 +12,8 @@
 
 #include "siw_mem.h"
 
+struct siw_parent;
+
 /**
  * struct siw_device - an RDMA device on top of a netdev
  * @base: the RDMA core's device; first, for container_of
@@ -22,15 +24,13 @@
  * @mtu: last MTU seen on @netdev (netdev notifier context)
  * @parent: our device's parent in sysfs (siw_parent.c)
  * @mem: the STag table (siw_mem.c)
- * @qp_xa: QP number to QP, for iw_get_qp and completions; lookups under
- *	RCU, insertion and removal under its own lock
+ * @qp_xa: QP number to QP, for iw_get_qp; lookups, insertion and removal
+ *	under its own (irq-safe) lock
  * @qp_next: cyclic allocation cursor of @qp_xa
  * @nr_qp: live QPs, bounded by SIW_DEV_MAX_QP
  * @nr_cq: live CQs, bounded by SIW_DEV_MAX_CQ
  * @nr_srq: live SRQs, bounded by SIW_DEV_MAX_SRQ
  */
-struct siw_parent;
-
 struct siw_device {
 	struct ib_device base;
 	struct net_device *netdev;

@@ -342,6 +342,13 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_fastreg);
 
 /* Verbs */
 
+/**
+ * siw_alloc_pd() - the alloc_pd verb
+ * @pd: the core's PD
+ * @udata: user data (none is exchanged)
+ *
+ * Returns: 0, or -ENOMEM past SIW_DEV_MAX_PD.
+ */
 int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 {
 	struct siw_device *sdev = to_siw_dev(pd->device);
@@ -353,6 +360,13 @@ int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 	return 0;
 }
 
+/**
+ * siw_dealloc_pd() - the dealloc_pd verb
+ * @pd: the PD; the core has released every object on it
+ * @udata: user data
+ *
+ * Returns: 0.
+ */
 int siw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 {
 	atomic_dec(&to_siw_dev(pd->device)->mem.nr_pd);
@@ -425,6 +439,13 @@ VISIBLE_IF_KUNIT int siw_mr_publish(struct siw_mr *mr)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_publish);
 
+/**
+ * siw_get_dma_mr() - the get_dma_mr verb: all of memory
+ * @pd: the PD
+ * @access: IB_ACCESS_* bits
+ *
+ * Returns: the MR, whose lkey and rkey are its STag, or an ERR_PTR.
+ */
 struct ib_mr *siw_get_dma_mr(struct ib_pd *pd, int access)
 {
 	struct siw_mr *mr;
@@ -477,6 +498,17 @@ static int siw_mr_reply(struct siw_mr *mr, struct ib_udata *udata)
 	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
 }
 
+/**
+ * siw_reg_user_mr() - the reg_user_mr verb
+ * @pd: the PD
+ * @start: first address in the process
+ * @len: octets
+ * @virt: the I/O virtual address the consumer will use
+ * @access: IB_ACCESS_* bits
+ * @udata: returns struct siw_uresp_reg_mr
+ *
+ * Returns: the MR, or an ERR_PTR.
+ */
 struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
 			      int access, struct ib_udata *udata)
 {
@@ -516,6 +548,16 @@ err_free:
 	return ERR_PTR(rv);
 }
 
+/**
+ * siw_alloc_mr() - the alloc_mr verb: a fast-registration MR
+ * @pd: the PD
+ * @type: only IB_MR_TYPE_MEM_REG
+ * @max_num_sg: pages it can map, at most SIW_DEV_MAX_FR_PAGES
+ *
+ * The MR is invalid until a REG_MR work request registers it.
+ *
+ * Returns: the MR, or an ERR_PTR.
+ */
 struct ib_mr *siw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 			   u32 max_num_sg)
 {
@@ -556,6 +598,15 @@ static int siw_mr_set_page(struct ib_mr *base, u64 addr)
 	return 0;
 }
 
+/**
+ * siw_map_mr_sg() - the map_mr_sg verb
+ * @base: a fast-registration MR, invalid
+ * @sg: DMA-mapped scatterlist
+ * @sg_nents: its entries
+ * @sg_offset: offset into the first entry
+ *
+ * Returns: the number of entries mapped (ib_sg_to_pages()).
+ */
 int siw_map_mr_sg(struct ib_mr *base, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset)
 {
@@ -569,6 +620,17 @@ int siw_map_mr_sg(struct ib_mr *base, struct scatterlist *sg, int sg_nents,
 	return n;
 }
 
+/**
+ * siw_dereg_mr() - the dereg_mr verb
+ * @base: the MR
+ * @udata: user data
+ *
+ * Removes the STag from the table, waits for lookups in progress to
+ * drop their references, then frees.
+ *
+ * Context: process; may sleep.
+ * Returns: 0.
+ */
 int siw_dereg_mr(struct ib_mr *base, struct ib_udata *udata)
 {
 	struct siw_mr *mr = to_siw_mr(base);

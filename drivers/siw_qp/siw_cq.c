@@ -40,6 +40,14 @@ static int siw_cq_reply(struct siw_cq *cq, struct ib_udata *udata,
 	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
 }
 
+/**
+ * siw_create_cq() - the create_cq verb
+ * @base: the core's CQ
+ * @attr: entries wanted; no flags
+ * @udata: for a process: returns struct siw_uresp_create_cq
+ *
+ * Returns: 0 or -errno.
+ */
 int siw_create_cq(struct ib_cq *base, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata)
 {
@@ -81,6 +89,13 @@ err_count:
 	return rv;
 }
 
+/**
+ * siw_destroy_cq() - the destroy_cq verb
+ * @base: the CQ; no QP uses it any more
+ * @udata: user data
+ *
+ * Returns: 0.
+ */
 int siw_destroy_cq(struct ib_cq *base, struct ib_udata *udata)
 {
 	struct siw_cq *cq = to_siw_cq(base);
@@ -171,6 +186,15 @@ static void siw_cqe_to_wc(const struct siw_cqe *cqe, struct ib_wc *wc)
 	}
 }
 
+/**
+ * siw_poll_cq() - the poll_cq verb (kernel CQs)
+ * @base: the CQ
+ * @num_entries: room in @wc
+ * @wc: the completions
+ *
+ * Context: any.
+ * Returns: the number of completions taken.
+ */
 int siw_poll_cq(struct ib_cq *base, int num_entries, struct ib_wc *wc)
 {
 	struct siw_cq *cq = to_siw_cq(base);
@@ -191,6 +215,16 @@ int siw_poll_cq(struct ib_cq *base, int num_entries, struct ib_wc *wc)
 	return n;
 }
 
+/**
+ * siw_req_notify_cq() - the req_notify_cq verb (kernel CQs)
+ * @base: the CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, and
+ *	IB_CQ_REPORT_MISSED_EVENTS
+ *
+ * Context: any.
+ * Returns: 1 if asked to report missed events and completions are
+ * waiting, else 0.
+ */
 int siw_req_notify_cq(struct ib_cq *base, enum ib_cq_notify_flags flags)
 {
 	struct siw_cq *cq = to_siw_cq(base);
@@ -224,6 +258,15 @@ static void siw_cq_move(struct siw_cq *cq, struct siw_cqe *ring, u32 n)
 	cq->put = pending;
 }
 
+/**
+ * siw_resize_cq() - the resize_cq verb (kernel CQs only)
+ * @base: the CQ
+ * @cqe: entries wanted
+ * @udata: set for a process: refused
+ *
+ * Returns: 0, -EOPNOTSUPP for a user CQ, -EINVAL if the pending
+ * completions do not fit, or -ENOMEM.
+ */
 int siw_resize_cq(struct ib_cq *base, int cqe, struct ib_udata *udata)
 {
 	struct siw_cq *cq = to_siw_cq(base);

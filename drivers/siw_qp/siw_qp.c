@@ -235,6 +235,17 @@ static void siw_qp_report_caps(struct siw_qp *qp, struct ib_qp_cap *cap)
 	cap->max_inline_data = qp->sq.caps.max_inline;
 }
 
+/**
+ * siw_create_qp() - the create_qp verb
+ * @base: the core's QP
+ * @attr: RC only, no create flags; the capabilities granted are
+ *	written back
+ * @udata: for a process: returns struct siw_uresp_create_qp
+ *
+ * The QP starts IDLE (INIT to the consumer).
+ *
+ * Returns: 0 or -errno.
+ */
 int siw_create_qp(struct ib_qp *base, struct ib_qp_init_attr *attr,
 		  struct ib_udata *udata)
 {
@@ -297,6 +308,17 @@ static void siw_qp_act(struct siw_qp *qp, enum siw_qp_state old,
 		siw_qp_discard(qp);
 }
 
+/**
+ * siw_destroy_qp() - the destroy_qp verb
+ * @base: the QP
+ * @udata: user data
+ *
+ * Moves the QP to ERROR without completions, aborts its stream,
+ * then waits until iw_cm and the engines drop their references.
+ *
+ * Context: process; may sleep.
+ * Returns: 0.
+ */
 int siw_destroy_qp(struct ib_qp *base, struct ib_udata *udata)
 {
 	struct siw_qp *qp = to_siw_qp(base);
@@ -324,6 +346,15 @@ int siw_destroy_qp(struct ib_qp *base, struct ib_udata *udata)
 	return 0;
 }
 
+/**
+ * siw_query_qp() - the query_qp verb
+ * @base: the QP
+ * @attr: filled in whole
+ * @mask: ignored: everything is reported
+ * @init: filled in whole
+ *
+ * Returns: 0.
+ */
 int siw_query_qp(struct ib_qp *base, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init)
 {
@@ -400,6 +431,19 @@ static int siw_qp_modify_locked(struct siw_qp *qp, const struct ib_qp_attr *attr
 	return 0;
 }
 
+/**
+ * siw_modify_qp() - the modify_qp verb
+ * @base: the QP
+ * @attr: new attributes
+ * @mask: IB_QP_STATE, IB_QP_CUR_STATE, IB_QP_ACCESS_FLAGS,
+ *	IB_QP_MAX_QP_RD_ATOMIC and IB_QP_MAX_DEST_RD_ATOMIC are looked
+ *	at; IB-only attributes are accepted and ignored
+ * @udata: user data
+ *
+ * Context: process; may sleep.
+ * Returns: 0, or -EINVAL for a transition siw_qp_transition() refuses
+ * or a value out of range.
+ */
 int siw_modify_qp(struct ib_qp *base, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
 {

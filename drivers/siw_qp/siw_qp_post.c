@@ -175,6 +175,16 @@ static int siw_sq_post_one(struct siw_qp *qp, const struct ib_send_wr *wr)
 	return 0;
 }
 
+/**
+ * siw_post_send() - the post_send verb
+ * @base: the QP
+ * @wr: work requests; NULL from a process is its doorbell
+ * @bad_wr: the first not posted, on failure
+ *
+ * Context: any.
+ * Returns: 0, -EINVAL (malformed or unsupported request, wrong state,
+ * or work requests for a process's QP) or -ENOMEM (queue full).
+ */
 int siw_post_send(struct ib_qp *base, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr)
 {
@@ -250,6 +260,15 @@ static int siw_wq_post_recv(struct siw_wq *wq, const struct ib_recv_wr *wr,
 	return rv;
 }
 
+/**
+ * siw_post_recv() - the post_recv verb (kernel QPs)
+ * @base: the QP
+ * @wr: work requests
+ * @bad_wr: the first not posted, on failure
+ *
+ * Context: any.
+ * Returns: 0, -EINVAL or -ENOMEM.
+ */
 int siw_post_recv(struct ib_qp *base, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr)
 {

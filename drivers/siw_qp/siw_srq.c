@@ -25,6 +25,14 @@ static int siw_srq_reply(struct siw_srq *srq, struct ib_udata *udata)
 	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
 }
 
+/**
+ * siw_create_srq() - the create_srq verb
+ * @base: the core's SRQ
+ * @init: basic SRQ; max_wr and max_sge granted are written back
+ * @udata: for a process: returns struct siw_uresp_create_srq
+ *
+ * Returns: 0 or -errno.
+ */
 int siw_create_srq(struct ib_srq *base, struct ib_srq_init_attr *init,
 		   struct ib_udata *udata)
 {
@@ -73,6 +81,13 @@ err_count:
 	return rv;
 }
 
+/**
+ * siw_destroy_srq() - the destroy_srq verb
+ * @base: the SRQ; no QP uses it any more
+ * @udata: user data
+ *
+ * Returns: 0.
+ */
 int siw_destroy_srq(struct ib_srq *base, struct ib_udata *udata)
 {
 	struct siw_srq *srq = to_siw_srq(base);
@@ -82,6 +97,15 @@ int siw_destroy_srq(struct ib_srq *base, struct ib_udata *udata)
 	return 0;
 }
 
+/**
+ * siw_modify_srq() - the modify_srq verb
+ * @base: the SRQ
+ * @attr: the new limit
+ * @mask: IB_SRQ_LIMIT arms the limit event; IB_SRQ_MAX_WR is refused
+ * @udata: user data
+ *
+ * Returns: 0, -EOPNOTSUPP or -EINVAL.
+ */
 int siw_modify_srq(struct ib_srq *base, struct ib_srq_attr *attr,
 		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
@@ -102,6 +126,13 @@ int siw_modify_srq(struct ib_srq *base, struct ib_srq_attr *attr,
 	return 0;
 }
 
+/**
+ * siw_query_srq() - the query_srq verb
+ * @base: the SRQ
+ * @attr: size, SGEs and the armed limit (0 if not armed)
+ *
+ * Returns: 0.
+ */
 int siw_query_srq(struct ib_srq *base, struct ib_srq_attr *attr)
 {
 	struct siw_srq *srq = to_siw_srq(base);
