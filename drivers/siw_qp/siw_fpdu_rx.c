@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive engine: the events of the MPA deframer become checked DDP
+ * segments (RFC 5041 sections 5 and 7), placed through the caller's
+ * callbacks, and completed RDMAP messages (RFC 5040 section 5).
+ *
+ * One pass: the deframer computes the CRC over each run of ULPDU as it
+ * hands it out, and the engine places the run right away, once the
+ * segment's header has been gathered (it may arrive in any number of
+ * runs), decoded and checked. Nothing is delivered or completed before
+ * the FPDU's CRC checked out (SIW_MPA_EV_FPDU); Read Requests and
+ * Terminates, which are small, are kept whole until then.
+ *
+ * When a check fails, placing stops at once, but the error is reported
+ * only at the end of the FPDU: if its CRC then fails, the header that
+ * looked wrong was damaged on the way and the CRC error is the one to
+ * report. Either way the stream stops there, and the caller builds the
+ * Terminate from siw_engine_rx_term_info().
+ */
+#include <kunit/visibility.h>
+#include <linux/build_bug.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "siw_engine.h"
+
+/* The DDP error table has the MPA rows in the order of enum siw_mpa_err */
+static_assert(SIW_DDP_ERR_LLP_CRC - SIW_DDP_ERR_LLP_CLOSED ==
+	      SIW_MPA_ERR_CRC - SIW_MPA_ERR_CLOSED);
+static_assert(SIW_DDP_ERR_LLP_NO_RTR - SIW_DDP_ERR_LLP_CLOSED ==
+	      SIW_MPA_ERR_NO_RTR - SIW_MPA_ERR_CLOSED);
+static_assert(SIW_ENGINE_RX_KEEP <= U8_MAX);
+
+static const char * const siw_engine_rx_stage_names[] = {
+	[SIW_ENGINE_RXS_HDR]		= "header",
+	[SIW_ENGINE_RXS_PLACE]		= "place",
+	[SIW_ENGINE_RXS_GATHER]		= "gather",
+	[SIW_ENGINE_RXS_DRAIN]		= "drain",
+	[SIW_ENGINE_RXS_STOPPED]	= "stopped",
+};
+
+static_assert(ARRAY_SIZE(siw_engine_rx_stage_names) ==
+	      SIW_ENGINE_RX_NUM_STAGES);
+
+/**
+ * siw_engine_rx_stage_name() - name of a receive state, for logs and traces
+ * @stage: the state
+ *
+ * Context: any.
+ * Returns: a constant string.
+ */
+const char *siw_engine_rx_stage_name(enum siw_engine_rx_stage stage)
+{
+	if ((unsigned int)stage >= ARRAY_SIZE(siw_engine_rx_stage_names))
+		return "unknown";
+	return siw_engine_rx_stage_names[stage];
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_stage_name);
+
+/**
+ * siw_engine_rx_init() - start the receive direction of a stream
+ * @rx: the state, embedded by the caller
+ * @cfg: callbacks, memory layer, PD, IRD and MPA settings
+ *
+ * Context: any.
+ */
+void siw_engine_rx_init(struct siw_engine_rx *rx,
+			const struct siw_engine_rx_cfg *cfg)
+{
+	memset(rx, 0, sizeof(*rx));
+	siw_mpa_rx_init(&rx->mpa, cfg->markers, cfg->crc);
+	siw_ddp_uq_init(rx->uq, cfg->ird);
+	rx->ops = cfg->ops;
+	rx->ctx = cfg->ctx;
+	rx->mem = cfg->mem;
+	rx->pd = cfg->pd;
+	rx->stage = SIW_ENGINE_RXS_HDR;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_init);
+
+/* Drop the reference on a sink or on an STag to invalidate */
+static void siw_rx_release(struct siw_engine_rx *rx)
+{
+	siw_ddp_stag_put(&rx->mem, &rx->region);
+}
+
+static void siw_rx_stop(struct siw_engine_rx *rx, enum siw_ddp_err err)
+{
+	siw_rx_release(rx);
+	rx->err = err;
+	rx->stage = SIW_ENGINE_RXS_STOPPED;
+}
+
+/* Stop placing now; report at the end of the FPDU */
+static void siw_rx_fail(struct siw_engine_rx *rx, enum siw_ddp_err err)
+{
+	siw_rx_release(rx);
+	rx->err = err;
+	rx->stage = SIW_ENGINE_RXS_DRAIN;
+	/* never answer a Terminate with a Terminate (RFC 5040 5.3) */
+	if (!rx->h.tagged && rx->h.opcode == SIW_RDMAP_TERMINATE)
+		rx->peer_term = true;
+}
+
+static const struct siw_rdmap_opinfo *siw_rx_op(const struct siw_engine_rx *rx)
+{
+	return siw_rdmap_opinfo(rx->h.opcode);
+}
+
+static void siw_rx_fpdu_start(struct siw_engine_rx *rx,
+			      const struct siw_mpa_rx_ev *ev)
+{
+	rx->ulpdu_len = ev->ulpdu_len;
+	rx->payload = 0;
+	rx->done = 0;
+	rx->got = 0;
+	rx->need = 1;	/* the T bit tells the header's length */
+	memset(&rx->h, 0, sizeof(rx->h));
+	rx->stage = SIW_ENGINE_RXS_HDR;
+}
+
+/*
+ * Bind a receive buffer to the Send message that begins. QN, MSN and the
+ * message's shape are checked first, as if a buffer of any length were
+ * there, so that the QP layer never gives a WQE to a segment that is
+ * wrong anyway.
+ */
+static enum siw_ddp_err siw_rx_bind(struct siw_engine_rx *rx)
+{
+	struct siw_ddp_uq q[SIW_DDP_NUM_QN];
+	enum siw_ddp_err err;
+	u32 len;
+
+	memcpy(q, rx->uq, sizeof(q));
+	q[SIW_DDP_QN_SEND].avail = 1;
+	q[SIW_DDP_QN_SEND].buf_len = U32_MAX;
+	err = siw_ddp_untagged_check(&rx->h, 0, q);
+	if (err)
+		return err;
+	if (rx->ops->recv_buf(rx->ctx, &rx->h, &len))
+		return SIW_DDP_ERR_DDP_U_MSN_NO_BUF;
+	rx->uq[SIW_DDP_QN_SEND].avail = 1;
+	rx->uq[SIW_DDP_QN_SEND].buf_len = len;
+	rx->buf_bound = true;
+	return SIW_DDP_OK;
+}
+
+/* RFC 5040 5.4: the STag a Send with Invalidate names, on its last segment */
+static enum siw_ddp_err siw_rx_inval_check(struct siw_engine_rx *rx)
+{
+	struct siw_ddp_stag_req req = {
+		.pd = rx->pd,
+		.stag = rx->h.inval_stag,
+		.use = SIW_DDP_STAG_INVALIDATE,
+	};
+
+	if (!(siw_rx_op(rx)->flags & SIW_RDMAP_F_INVALIDATE) || !rx->h.last)
+		return SIW_DDP_OK;
+	return siw_ddp_stag_resolve(&rx->mem, &req, &rx->region);
+}
+
+static enum siw_ddp_err siw_rx_untagged_begin(struct siw_engine_rx *rx)
+{
+	enum siw_ddp_err err;
+
+	if (rx->h.qn == SIW_DDP_QN_SEND && !rx->buf_bound) {
+		err = siw_rx_bind(rx);
+		if (err)
+			return err;
+	}
+	err = siw_ddp_untagged_check(&rx->h, rx->payload, rx->uq);
+	if (err)
+		return err;
+	if (siw_rx_op(rx)->class == SIW_RDMAP_CLASS_SEND) {
+		rx->stage = SIW_ENGINE_RXS_PLACE;
+		return siw_rx_inval_check(rx);
+	}
+	/* Read Request or Terminate: the shape check bounded the payload */
+	rx->need = rx->got + rx->payload;
+	rx->stage = SIW_ENGINE_RXS_GATHER;
+	return SIW_DDP_OK;
+}
+
+static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
+{
+	const struct siw_rdmap_opinfo *op = siw_rx_op(rx);
+	struct siw_ddp_stag_req req = {
+		.pd = rx->pd,
+		.to = rx->h.to,
+		.stag = rx->h.stag,
+		.len = rx->payload,
+		.access = op->access,
+		.use = SIW_DDP_STAG_PLACE,
+	};
+	enum siw_ddp_err err;
+
+	if (op->class == SIW_RDMAP_CLASS_READ_RESP && rx->ops->read_resp) {
+		err = rx->ops->read_resp(rx->ctx, &rx->h, rx->payload);
+		if (err)
+			return err;
+	}
+	err = siw_ddp_stag_resolve(&rx->mem, &req, &rx->region);
+	if (!err)
+		rx->stage = SIW_ENGINE_RXS_PLACE;
+	return err;
+}
+
+/* The whole header is in @keep: decode and check it */
+static void siw_rx_segment_begin(struct siw_engine_rx *rx)
+{
+	enum siw_ddp_err err;
+
+	rx->payload = rx->ulpdu_len - rx->got;
+	err = siw_ddp_hdr_decode(rx->keep, rx->got, &rx->h);
+	if (!err)
+		err = rx->h.tagged ? siw_rx_tagged_begin(rx) :
+				     siw_rx_untagged_begin(rx);
+	if (err)
+		siw_rx_fail(rx, err);
+}
+
+static u32 siw_rx_gather(struct siw_engine_rx *rx, const u8 *p, u32 len)
+{
+	u32 n = min_t(u32, len, rx->need - rx->got);
+
+	memcpy(rx->keep + rx->got, p, n);
+	rx->got += n;
+	return n;
+}
+
+static u32 siw_rx_hdr(struct siw_engine_rx *rx, const u8 *p, u32 len)
+{
+	u32 n = siw_rx_gather(rx, p, len);
+
+	if (rx->got < rx->need)
+		return n;
+	if (rx->need == 1) {
+		rx->need = siw_ddp_hdr_len(rx->keep, 1);
+		/* a ULPDU shorter than its header fails at the FPDU's end */
+		if (rx->need > rx->ulpdu_len)
+			rx->need = rx->ulpdu_len;
+		return n;
+	}
+	siw_rx_segment_begin(rx);
+	return n;
+}
+
+static u32 siw_rx_place(struct siw_engine_rx *rx, const u8 *p, u32 len)
+{
+	u32 n = min(len, rx->payload - rx->done);
+	enum siw_ddp_err err;
+
+	if (rx->h.tagged)
+		err = rx->ops->tagged_place(rx->ctx, &rx->region,
+					    rx->h.to + rx->done, p, n);
+	else
+		err = rx->ops->recv_place(rx->ctx, &rx->h, rx->h.mo + rx->done,
+					  p, n);
+	rx->done += n;
+	if (err)
+		siw_rx_fail(rx, err);
+	return n;
+}
+
+static void siw_rx_data(struct siw_engine_rx *rx, const u8 *p, u32 len)
+{
+	u32 n;
+
+	while (len) {
+		switch (rx->stage) {
+		case SIW_ENGINE_RXS_HDR:
+			n = siw_rx_hdr(rx, p, len);
+			break;
+		case SIW_ENGINE_RXS_PLACE:
+			n = siw_rx_place(rx, p, len);
+			break;
+		case SIW_ENGINE_RXS_GATHER:
+			n = siw_rx_gather(rx, p, len);
+			break;
+		default:
+			return;
+		}
+		if (!n)
+			return;
+		p += n;
+		len -= n;
+	}
+}
+
+static void siw_rx_tagged_end(struct siw_engine_rx *rx)
+{
+	struct siw_engine_rx_msg m = { .hdr = &rx->h };
+
+	siw_rx_release(rx);
+	rx->msg_len += rx->payload;
+	if (!rx->h.last)
+		return;
+	m.len = rx->msg_len;
+	rx->msg_len = 0;
+	rx->ops->msg_done(rx->ctx, &m);
+}
+
+static void siw_rx_send_end(struct siw_engine_rx *rx)
+{
+	struct siw_engine_rx_msg m = { .hdr = &rx->h };
+
+	if (!siw_ddp_uq_advance(&rx->uq[SIW_DDP_QN_SEND], &rx->h, rx->payload,
+				&m.len))
+		return;
+	rx->buf_bound = false;
+	if (rx->region.state == SIW_DDP_REGION_VALID)
+		m.inval = &rx->region;
+	rx->ops->msg_done(rx->ctx, &m);
+	siw_rx_release(rx);
+}
+
+static enum siw_ddp_err siw_rx_read_req(struct siw_engine_rx *rx)
+{
+	const struct siw_rdmap_opinfo *op = siw_rx_op(rx);
+	struct siw_ddp_stag_req req = {
+		.pd = rx->pd,
+		.access = op->access,
+		.use = SIW_DDP_STAG_READ_SRC,
+	};
+	struct siw_rdmap_rreq rr;
+	enum siw_ddp_err err;
+
+	siw_rdmap_rreq_decode(rx->keep + SIW_DDP_UNTAGGED_HLEN, &rr);
+	req.stag = rr.src_stag;
+	req.to = rr.src_to;
+	req.len = rr.len;
+	err = siw_ddp_stag_resolve(&rx->mem, &req, &rx->region);
+	if (err)
+		return err;
+	err = rx->ops->read_req(rx->ctx, &rr, &rx->region);
+	siw_rx_release(rx);
+	if (!err)
+		siw_ddp_uq_advance(&rx->uq[SIW_DDP_QN_RREQ], &rx->h, rx->payload,
+				   NULL);
+	return err;
+}
+
+static void siw_rx_terminate(struct siw_engine_rx *rx)
+{
+	struct siw_rdmap_term_report rep;
+	enum siw_ddp_err err;
+
+	rx->peer_term = true;
+	err = siw_rdmap_term_parse(rx->keep + SIW_DDP_UNTAGGED_HLEN,
+				   rx->payload, &rep);
+	if (!err)
+		rx->ops->terminate(rx->ctx, &rep);
+	siw_rx_stop(rx, err);
+}
+
+/* The FPDU's CRC checked out: finish its segment */
+static void siw_rx_segment_end(struct siw_engine_rx *rx)
+{
+	enum siw_ddp_err err;
+
+	switch (rx->stage) {
+	case SIW_ENGINE_RXS_HDR:
+		/* the ULPDU ended inside the header */
+		siw_rx_stop(rx, siw_ddp_hdr_decode(rx->keep, rx->got, &rx->h));
+		return;
+	case SIW_ENGINE_RXS_DRAIN:
+		siw_rx_stop(rx, rx->err);
+		return;
+	default:
+		break;
+	}
+	switch (siw_rx_op(rx)->class) {
+	case SIW_RDMAP_CLASS_WRITE:
+	case SIW_RDMAP_CLASS_READ_RESP:
+		siw_rx_tagged_end(rx);
+		break;
+	case SIW_RDMAP_CLASS_SEND:
+		siw_rx_send_end(rx);
+		break;
+	case SIW_RDMAP_CLASS_READ_REQ:
+		err = siw_rx_read_req(rx);
+		if (err) {
+			siw_rx_stop(rx, err);
+			return;
+		}
+		break;
+	default:
+		siw_rx_terminate(rx);
+		return;
+	}
+	rx->stage = SIW_ENGINE_RXS_HDR;
+}
+
+static enum siw_ddp_err siw_rx_llp_err(enum siw_mpa_err err)
+{
+	if (err < SIW_MPA_ERR_CLOSED || err >= SIW_MPA_NUM_ERR)
+		return SIW_DDP_ERR_LLP_CATASTROPHIC;
+	return SIW_DDP_ERR_LLP_CLOSED + (err - SIW_MPA_ERR_CLOSED);
+}
+
+/**
+ * siw_engine_rx_event() - take one event of the MPA deframer
+ * @rx: the direction
+ * @ev: the event, from siw_mpa_rx_parse() on @rx->mpa
+ *
+ * Context: any; does not sleep if the callbacks do not. The caller
+ * serialises @rx.
+ * Returns: 0 to go on, 1 once the stream stopped (an error, or a
+ * Terminate received); the caller then feeds nothing more.
+ */
+int siw_engine_rx_event(struct siw_engine_rx *rx,
+			const struct siw_mpa_rx_ev *ev)
+{
+	if (rx->stage == SIW_ENGINE_RXS_STOPPED)
+		return 1;
+
+	switch (ev->kind) {
+	case SIW_MPA_EV_HDR:
+		siw_rx_fpdu_start(rx, ev);
+		break;
+	case SIW_MPA_EV_DATA:
+		siw_rx_data(rx, ev->data, ev->len);
+		break;
+	case SIW_MPA_EV_FPDU:
+		siw_rx_segment_end(rx);
+		break;
+	case SIW_MPA_EV_ERROR:
+		/* the header that looked like a Terminate was not one */
+		rx->peer_term = false;
+		siw_rx_stop(rx, siw_rx_llp_err(ev->err));
+		break;
+	default:
+		break;
+	}
+	return rx->stage == SIW_ENGINE_RXS_STOPPED;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_event);
+
+/**
+ * siw_engine_rx_feed() - receive stream octets from a linear buffer
+ * @rx: the direction
+ * @buf: the next octets of the stream
+ * @len: how many
+ *
+ * Context: any; does not sleep if the callbacks do not. The caller
+ * serialises @rx.
+ * Returns: octets consumed; fewer than @len once the stream stopped.
+ */
+size_t siw_engine_rx_feed(struct siw_engine_rx *rx, const void *buf,
+			  size_t len)
+{
+	struct siw_mpa_rx_ev ev;
+	size_t used = 0;
+
+	while (used < len && rx->stage != SIW_ENGINE_RXS_STOPPED) {
+		used += siw_mpa_rx_parse(&rx->mpa, (const u8 *)buf + used,
+					 len - used, &ev);
+		if (ev.kind == SIW_MPA_EV_MORE)
+			break;
+		siw_engine_rx_event(rx, &ev);
+	}
+	return used;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_feed);
+
+static int siw_rx_actor(void *ctx, const struct siw_mpa_rx_ev *ev)
+{
+	return siw_engine_rx_event(ctx, ev);
+}
+
+/**
+ * siw_engine_rx_skb() - receive stream octets from an skb
+ * @rx: the direction
+ * @skb: the buffer (linear part, page fragments, frag list)
+ * @offset: first octet of @skb that belongs to the stream
+ * @len: octets to take
+ *
+ * For a tcp_read_sock() actor: payload runs in page fragments are placed
+ * straight from the fragment.
+ *
+ * Context: any (softirq); does not sleep if the callbacks do not. The
+ * caller serialises @rx.
+ * Returns: octets consumed; fewer than @len once the stream stopped.
+ */
+unsigned int siw_engine_rx_skb(struct siw_engine_rx *rx, struct sk_buff *skb,
+			       unsigned int offset, unsigned int len)
+{
+	if (rx->stage == SIW_ENGINE_RXS_STOPPED)
+		return 0;
+	return siw_mpa_rx_skb(&rx->mpa, skb, offset, len, siw_rx_actor, rx);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_skb);
+
+/**
+ * siw_engine_rx_ird_put() - a Read Response went out: free an IRD slot
+ * @rx: the direction
+ *
+ * Context: any; the caller serialises @rx.
+ */
+void siw_engine_rx_ird_put(struct siw_engine_rx *rx)
+{
+	rx->uq[SIW_DDP_QN_RREQ].avail++;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_ird_put);
+
+/**
+ * siw_engine_rx_close() - the stream ended or the QP leaves RTS
+ * @rx: the direction
+ *
+ * Drops every reference the engine holds. A stream that ends inside an
+ * FPDU, or inside a message, is the LLP error "connection lost".
+ *
+ * Context: any; the caller serialises @rx.
+ */
+void siw_engine_rx_close(struct siw_engine_rx *rx)
+{
+	bool cut;
+
+	if (rx->stage == SIW_ENGINE_RXS_STOPPED)
+		return;
+	cut = !siw_mpa_rx_idle(&rx->mpa) || rx->buf_bound || rx->msg_len ||
+	      rx->stage == SIW_ENGINE_RXS_DRAIN;
+	siw_rx_stop(rx, cut ? SIW_DDP_ERR_LLP_CLOSED : SIW_DDP_OK);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_close);
+
+/**
+ * siw_engine_rx_error() - why the stream stopped
+ * @rx: the direction
+ *
+ * Context: any.
+ * Returns: the error, SIW_DDP_OK if none (still running, closed cleanly
+ * or stopped by a Terminate from the peer).
+ */
+enum siw_ddp_err siw_engine_rx_error(const struct siw_engine_rx *rx)
+{
+	return rx->stage == SIW_ENGINE_RXS_STOPPED ? rx->err : SIW_DDP_OK;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_error);
+
+/**
+ * siw_engine_rx_stopped() - has the stream stopped?
+ * @rx: the direction
+ *
+ * Context: any.
+ * Returns: true after an error, a Terminate received or a close.
+ */
+bool siw_engine_rx_stopped(const struct siw_engine_rx *rx)
+{
+	return rx->stage == SIW_ENGINE_RXS_STOPPED;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_stopped);
+
+/**
+ * siw_engine_rx_term_info() - what the Terminate for the error carries
+ * @rx: the direction, stopped
+ * @ti: filled for siw_rdmap_term_build() (or a Terminate message on the
+ *	transmit engine); @ti->seg points into @rx
+ *
+ * Context: any; the caller serialises @rx.
+ * Returns: true if a Terminate is due; false if the stream runs, stopped
+ * without error, or stopped on a Terminate from the peer (which is never
+ * answered with one).
+ */
+bool siw_engine_rx_term_info(const struct siw_engine_rx *rx,
+			     struct siw_rdmap_term_info *ti)
+{
+	memset(ti, 0, sizeof(*ti));
+	if (rx->stage != SIW_ENGINE_RXS_STOPPED || !rx->err || rx->peer_term)
+		return false;
+	ti->err = rx->err;
+	ti->seg = rx->keep;
+	ti->seg_avail = rx->got;
+	ti->seg_len = rx->ulpdu_len;
+	ti->seg_len_valid = rx->err != SIW_DDP_ERR_LLP_CLOSED;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_term_info);

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit engine: one outbound RDMAP message becomes successive DDP
+ * segments (RFC 5041 section 5, RFC 5040 section 4), each framed into
+ * an FPDU (RFC 5044 section 4) no larger than the MULPDU.
+ *
+ * Every FPDU comes out as a short array of pieces in stream order. The
+ * engine copies nothing: framing octets (length, markers, pad, CRC) are
+ * those of the MPA layer's struct siw_mpa_fpdu, the DDP/RDMAP header is
+ * written into a small buffer of struct siw_engine_tx, and payload pieces
+ * point at the caller's memory. The CRC is the only pass the engine makes
+ * over the payload; pages are mapped one at a time for it.
+ *
+ * An FPDU must fit the caller's piece array, so the engine shortens a
+ * segment when the payload is scattered over more pieces than the array
+ * holds; DDP lets a sender cut segments wherever it likes.
+ */
+#include <kunit/visibility.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/highmem.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+
+#include "siw_engine.h"
+
+/* Pieces of an FPDU that are not payload: length, DDP header, trailer */
+#define SIW_TX_FIXED_PIECES	3
+/* A marker adds its own piece and may split the piece it falls into */
+#define SIW_TX_MARKER_PIECES	2
+
+/**
+ * siw_engine_sgl_len() - payload octets an sgl describes
+ * @sgl: the segments
+ *
+ * Context: any.
+ * Returns: the sum of their lengths, U32_MAX if it does not fit 32 bits.
+ */
+u32 siw_engine_sgl_len(const struct siw_engine_sgl *sgl)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < sgl->nseg; i++)
+		sum += sgl->seg[i].len;
+	return min_t(u64, sum, U32_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_sgl_len);
+
+/**
+ * siw_engine_tx_set_emss() - size FPDUs for a new effective MSS
+ * @tx: the direction
+ * @emss: effective maximum segment size of the TCP connection
+ *
+ * Takes effect with the next FPDU.
+ *
+ * Context: any; the caller serialises @tx.
+ */
+void siw_engine_tx_set_emss(struct siw_engine_tx *tx, u32 emss)
+{
+	tx->mulpdu = siw_mpa_mulpdu(emss, tx->mpa.markers);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_set_emss);
+
+/**
+ * siw_engine_tx_init() - start the transmit direction of a stream
+ * @tx: the state, embedded by the caller
+ * @markers: insert markers (the peer set M)
+ * @crc: compute CRCs
+ * @emss: effective MSS; FPDUs are sized to siw_mpa_mulpdu() of it
+ *
+ * MSNs of all three untagged queues start at 1 (RFC 5041 section 4.3).
+ *
+ * Context: any.
+ */
+void siw_engine_tx_init(struct siw_engine_tx *tx, bool markers, bool crc,
+			u32 emss)
+{
+	u32 q;
+
+	memset(tx, 0, sizeof(*tx));
+	siw_mpa_tx_init(&tx->mpa, markers, crc);
+	siw_engine_tx_set_emss(tx, emss);
+	for (q = 0; q < SIW_DDP_NUM_QN; q++)
+		tx->msn[q] = 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_init);
+
+/**
+ * siw_engine_tx_busy() - is a message in progress?
+ * @tx: the direction
+ *
+ * Context: any; the caller serialises @tx.
+ * Returns: true until the FPDU with the L bit has been handed out.
+ */
+bool siw_engine_tx_busy(const struct siw_engine_tx *tx)
+{
+	return tx->busy;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_busy);
+
+/* Read Request and Terminate: the whole message is in @hdr */
+static int siw_tx_fixed_msg(struct siw_engine_tx *tx,
+			    const struct siw_engine_msg *msg)
+{
+	int len;
+
+	if (msg->opcode == SIW_RDMAP_READ_REQ) {
+		if (!msg->rreq)
+			return -EINVAL;
+		tx->ddp.msn = tx->msn[SIW_DDP_QN_RREQ];
+		len = siw_ddp_hdr_encode(&tx->ddp, tx->hdr, sizeof(tx->hdr));
+		if (len < 0)
+			return len;
+		siw_rdmap_rreq_encode(msg->rreq, tx->hdr + len);
+		len += SIW_RDMAP_RREQ_LEN;
+	} else {
+		if (!msg->term)
+			return -EINVAL;
+		len = siw_rdmap_term_build(msg->term, tx->msn[SIW_DDP_QN_TERM],
+					   tx->hdr, sizeof(tx->hdr));
+		if (len < 0)
+			return len;
+	}
+	tx->fixed_len = len - SIW_DDP_UNTAGGED_HLEN;
+	return 0;
+}
+
+/**
+ * siw_engine_tx_msg() - start sending a message
+ * @tx: the direction; no message may be in progress
+ * @msg: the message; @msg->sgl must stay valid, and its memory
+ *	unchanged, until the last FPDU is sent
+ *
+ * Untagged messages take the next MSN of their queue, even if the
+ * connection fails before they are sent.
+ *
+ * Context: any; the caller serialises @tx.
+ * Returns: 0; -EBUSY if a message is in progress; -EINVAL for an opcode
+ * siw does not send, a Read Request or Terminate without its header or
+ * with an sgl.
+ */
+int siw_engine_tx_msg(struct siw_engine_tx *tx,
+		      const struct siw_engine_msg *msg)
+{
+	const struct siw_rdmap_opinfo *op = siw_rdmap_opinfo(msg->opcode);
+	int rv;
+
+	if (tx->busy)
+		return -EBUSY;
+	rv = siw_rdmap_hdr_init(&tx->ddp, msg->opcode);
+	if (rv)
+		return rv;
+
+	tx->fixed_len = 0;
+	tx->cur = msg->sgl;
+	tx->seg_i = 0;
+	tx->seg_off = 0;
+	tx->left = siw_engine_sgl_len(&msg->sgl);
+	if (op->flags & SIW_RDMAP_F_ONE_SEG) {
+		if (tx->left)
+			return -EINVAL;
+		rv = siw_tx_fixed_msg(tx, msg);
+		if (rv)
+			return rv;
+	} else if (tx->ddp.tagged) {
+		tx->ddp.stag = msg->stag;
+		tx->ddp.to = msg->to;
+	} else {
+		tx->ddp.msn = tx->msn[tx->ddp.qn];
+		if (op->flags & SIW_RDMAP_F_INVALIDATE)
+			tx->ddp.inval_stag = msg->inval_stag;
+	}
+	if (!tx->ddp.tagged)
+		tx->msn[tx->ddp.qn]++;
+	tx->busy = true;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_msg);
+
+/* Octets one piece can take from segment @s at offset @off */
+static u32 siw_tx_chunk(const struct siw_engine_seg *s, u32 off)
+{
+	u32 in_page;
+
+	if (s->kind != SIW_ENGINE_SEG_PAGE)
+		return s->len - off;
+	in_page = offset_in_page(s->off + off);
+	return min_t(u32, s->len - off, PAGE_SIZE - in_page);
+}
+
+/* Payload octets, up to @want, that @budget pieces can carry */
+static u32 siw_tx_fit(const struct siw_engine_tx *tx, u32 want,
+		      unsigned int budget)
+{
+	u32 i = tx->seg_i, off = tx->seg_off, got = 0, n;
+	const struct siw_engine_seg *s;
+
+	while (got < want && i < tx->cur.nseg) {
+		s = &tx->cur.seg[i];
+		if (off >= s->len) {
+			i++;
+			off = 0;
+			continue;
+		}
+		if (!budget)
+			break;
+		budget--;
+		n = min(siw_tx_chunk(s, off), want - got);
+		off += n;
+		got += n;
+	}
+	return got;
+}
+
+/*
+ * Payload octets for the next segment: as many as the MULPDU allows,
+ * fewer if the pieces would not fit @max. Markers only get fewer as the
+ * FPDU gets shorter, so the bound found for the longer one holds.
+ */
+static u32 siw_tx_plan(const struct siw_engine_tx *tx, unsigned int max)
+{
+	u32 want = min(tx->left, tx->mulpdu - tx->hdr_len);
+	unsigned int fixed;
+	u32 markers;
+
+	for (;;) {
+		markers = tx->mpa.markers ?
+			  siw_mpa_fpdu_markers(tx->mpa.pos,
+					       tx->hdr_len + want) : 0;
+		fixed = SIW_TX_FIXED_PIECES + SIW_TX_MARKER_PIECES * markers;
+		if (!want || fixed < max)
+			break;
+		want /= 2;
+	}
+	return want ? siw_tx_fit(tx, want, max - fixed) : 0;
+}
+
+static void siw_tx_put(struct siw_engine_txd *d,
+		       const struct siw_engine_seg *p)
+{
+	d->piece[d->n++] = *p;
+	d->wire_len += p->len;
+}
+
+/* One piece of payload from the cursor, at most @len octets; CRC'd */
+static u32 siw_tx_payload_piece(struct siw_engine_tx *tx,
+				struct siw_engine_txd *d, u32 len)
+{
+	const struct siw_engine_seg *s = &tx->cur.seg[tx->seg_i];
+	struct siw_engine_seg p = { .kind = s->kind };
+	u32 abs = s->off + tx->seg_off;
+	void *va;
+
+	p.len = min(siw_tx_chunk(s, tx->seg_off), len);
+	if (s->kind == SIW_ENGINE_SEG_PAGE) {
+		p.page = nth_page(s->page, abs >> PAGE_SHIFT);
+		p.off = offset_in_page(abs);
+		if (tx->mpa.crc) {
+			va = kmap_local_page(p.page);
+			siw_mpa_fpdu_data(&tx->fpdu, va + p.off, p.len);
+			kunmap_local(va);
+		} else {
+			siw_mpa_fpdu_data(&tx->fpdu, NULL, p.len);
+		}
+	} else {
+		p.kind = SIW_ENGINE_SEG_KVA;
+		p.addr = (const u8 *)s->addr + tx->seg_off;
+		siw_mpa_fpdu_data(&tx->fpdu, p.addr, p.len);
+	}
+	siw_tx_put(d, &p);
+	tx->seg_off += p.len;
+	return p.len;
+}
+
+/* ULPDU octets [@off, @off + @len): header from @hdr, the rest payload */
+static int siw_tx_ulpdu(struct siw_engine_tx *tx, struct siw_engine_txd *d,
+			u32 off, u32 len)
+{
+	struct siw_engine_seg p = { .kind = SIW_ENGINE_SEG_OWN };
+
+	if (off < tx->hdr_len) {
+		p.addr = tx->hdr + off;
+		p.len = min(len, tx->hdr_len - off);
+		siw_mpa_fpdu_data(&tx->fpdu, p.addr, p.len);
+		siw_tx_put(d, &p);
+		len -= p.len;
+	}
+	while (len) {
+		if (tx->seg_i >= tx->cur.nseg || d->n >= d->max)
+			return -EPROTO;
+		if (tx->seg_off >= tx->cur.seg[tx->seg_i].len) {
+			tx->seg_i++;
+			tx->seg_off = 0;
+			continue;
+		}
+		len -= siw_tx_payload_piece(tx, d, len);
+	}
+	return 0;
+}
+
+/* Frame the segment: every piece MPA hands out, into @d */
+static int siw_tx_frame(struct siw_engine_tx *tx, struct siw_engine_txd *d)
+{
+	struct siw_engine_seg own = { .kind = SIW_ENGINE_SEG_OWN };
+	struct siw_mpa_piece mp;
+	int rv;
+
+	while ((rv = siw_mpa_fpdu_next(&tx->fpdu, &mp)) > 0) {
+		if (d->n >= d->max)
+			return -EPROTO;
+		if (mp.kind == SIW_MPA_PIECE_MPA) {
+			own.addr = mp.buf;
+			own.len = mp.len;
+			siw_tx_put(d, &own);
+			continue;
+		}
+		rv = siw_tx_ulpdu(tx, d, mp.off, mp.len);
+		if (rv)
+			return rv;
+	}
+	return rv;
+}
+
+/* The segment went out: move TO or MO on, finish the message on L */
+static void siw_tx_advance(struct siw_engine_tx *tx, u32 payload)
+{
+	tx->left -= payload;
+	if (tx->ddp.tagged)
+		tx->ddp.to += payload;
+	else
+		tx->ddp.mo += payload;
+	if (tx->ddp.last)
+		tx->busy = false;
+}
+
+/**
+ * siw_engine_tx_next() - the next FPDU of the message in progress
+ * @tx: the direction
+ * @d: @d->piece and @d->max set by the caller; the rest is filled
+ *
+ * The pieces must be sent in order and in full before the next call:
+ * the direction's MPA stream offset (for markers) already counts them.
+ * SIW_ENGINE_SEG_OWN pieces point into @tx and stay valid until the next
+ * call; the others point into the message's sgl. The CRC is computed
+ * over the payload as it is now.
+ *
+ * Context: any; does not sleep. The caller serialises @tx.
+ * Returns: 1 with an FPDU in @d, 0 if no message is in progress,
+ * -EINVAL if @d->max is below SIW_ENGINE_TX_PIECES_MIN, -EPROTO if the
+ * sgl changed under the engine (the message is abandoned).
+ */
+int siw_engine_tx_next(struct siw_engine_tx *tx, struct siw_engine_txd *d)
+{
+	u32 payload;
+	int rv;
+
+	d->n = 0;
+	d->wire_len = 0;
+	d->payload = 0;
+	d->last = false;
+	if (!tx->busy)
+		return 0;
+	if (d->max < SIW_ENGINE_TX_PIECES_MIN)
+		return -EINVAL;
+
+	tx->hdr_len = (tx->ddp.tagged ? SIW_DDP_TAGGED_HLEN :
+		       SIW_DDP_UNTAGGED_HLEN) + tx->fixed_len;
+	payload = siw_tx_plan(tx, d->max);
+	tx->ddp.last = payload == tx->left;
+	if (!tx->fixed_len &&
+	    siw_ddp_hdr_encode(&tx->ddp, tx->hdr, sizeof(tx->hdr)) < 0)
+		return -EPROTO;
+
+	rv = siw_mpa_fpdu_begin(&tx->fpdu, &tx->mpa, tx->hdr_len + payload);
+	if (!rv)
+		rv = siw_tx_frame(tx, d);
+	if (rv) {
+		tx->busy = false;
+		return rv;
+	}
+	siw_tx_advance(tx, payload);
+	d->payload = payload;
+	d->last = tx->ddp.last;
+	return 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_next);
