@@ -327,7 +327,16 @@ static void siw_cep_a_qp_attach(struct siw_cep *cep,
 	if (!rv)
 		return;
 	siw_cep_put(cep);
-	siw_cep_qp_failed(cep, rv);
+	pr_warn_ratelimited("siw_cm: cep %u: QP refused the stream: %d\n",
+			    cep->id, rv);
+	/*
+	 * The socket is still ours: hear it again, and close in order, so
+	 * that the frame just sent reaches the peer before our FIN. A
+	 * responder waiting for the RTR has promised nothing yet: reset.
+	 */
+	siw_cep_sock_attach(cep, cep->sock);
+	siw_cep_kick(cep, cep->fsm.state == SIW_CM_ESTABLISHED ?
+		     SIW_CEP_P_DISCONNECT : SIW_CEP_P_ABORT);
 }
 
 static void siw_cep_a_qp_rtr(struct siw_cep *cep, const struct siw_cm_step *st)
@@ -487,8 +496,8 @@ static void siw_cep_sock_event(struct siw_cep *cep)
 
 	if (!cep->sock || cep->qp_holds_cep)
 		return;
-	tcp = siw_cep_sock_tcp_state(cep, &err);
 	if (cep->fsm.state == SIW_CM_CONNECTING) {
+		tcp = siw_cep_sock_tcp_state(cep, &err);
 		if (cep->llp_err)
 			siw_cep_step(cep, SIW_CM_EV_TCP_FAIL, cep->llp_err);
 		else if (tcp == TCP_ESTABLISHED)
@@ -506,7 +515,7 @@ static void siw_cep_sock_event(struct siw_cep *cep)
 			return;
 		}
 	}
-	if (tcp != TCP_ESTABLISHED || cep->llp_err)
+	if (siw_cep_sock_peer_gone(cep) || cep->llp_err)
 		siw_cep_step(cep, SIW_CM_EV_LLP_CLOSED, 0);
 }
 

@@ -169,6 +169,7 @@ void siw_cep_sock_addrs(struct siw_cep *cep);
 int siw_cep_sock_send(struct siw_cep *cep, const void *buf, size_t len);
 void siw_cep_sock_rx(struct siw_cep *cep, struct siw_cm_step *st);
 int siw_cep_sock_tcp_state(struct siw_cep *cep, int *err);
+bool siw_cep_sock_peer_gone(struct siw_cep *cep);
 
 /* cm_listen.c */
 int siw_listener_create(struct iw_cm_id *cm_id, int backlog);

@@ -53,14 +53,30 @@ static void siw_lsock_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
+/*
+ * An accepted socket is a clone of the listening one, our callback and
+ * sk_user_data included: give it the listener's original callback back
+ * before anything else can call ours on it.
+ */
+static void siw_lsock_child_reset(struct siw_lsock *ls, struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	sk->sk_data_ready = ls->saved_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
 /* A connection came in: an endpoint awaiting the MPA Request */
 static void siw_listener_new_conn(struct siw_listener *lsn,
-				  struct socket *sock)
+				  struct siw_lsock *ls, struct socket *sock)
 {
 	struct siw_cm_step st;
 	struct siw_cep *cep;
 	bool dead;
 
+	siw_lsock_child_reset(ls, sock);
 	cep = siw_cep_alloc(lsn->ibdev, false);
 	if (!cep) {
 		sock_release(sock);
@@ -94,7 +110,7 @@ static void siw_listener_work(struct work_struct *w)
 	list_for_each_entry(ls, &lsn->socks, entry)
 		while (!READ_ONCE(lsn->dead) &&
 		       !kernel_accept(ls->sock, &sock, O_NONBLOCK))
-			siw_listener_new_conn(lsn, sock);
+			siw_listener_new_conn(lsn, ls, sock);
 	siw_listener_put(lsn);
 }
 

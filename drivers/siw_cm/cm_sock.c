@@ -268,3 +268,21 @@ int siw_cep_sock_tcp_state(struct siw_cep *cep, int *err)
 	*err = sock_error(sk);
 	return READ_ONCE(sk->sk_state);
 }
+
+/**
+ * siw_cep_sock_peer_gone() - did the peer end the connection?
+ * @cep: the endpoint, locked, with a socket
+ *
+ * Our own FIN does not count: after it the peer may still send.
+ *
+ * Context: process, @cep->lock held.
+ * Returns: true after the peer's FIN or RST, or a socket error.
+ */
+bool siw_cep_sock_peer_gone(struct siw_cep *cep)
+{
+	struct sock *sk = cep->sock->sk;
+
+	lockdep_assert_held(&cep->lock);
+	return (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) ||
+	       READ_ONCE(sk->sk_state) == TCP_CLOSE || READ_ONCE(sk->sk_err);
+}
