@@ -9,8 +9,6 @@ siw-y += drivers/siw_cm/cm_sock.o
 siw-y += drivers/siw_cm/cm_listen.o
 siw-y += drivers/siw_cm/cm_trace.o
 siw-y += drivers/siw_cm/siw_cm.o
-# Until drivers/siw_qp implements siw_cm_qp.h; it removes this line.
-siw-y += drivers/siw_cm/cm_qp_stub.o
 
 # cm_trace.h is found by define_trace.h through this path
 ccflags-y += -I$(src)/drivers/siw_cm

@@ -12,7 +12,9 @@
 #include <linux/rtnetlink.h>
 #include <rdma/rdma_netlink.h>
 
+#include "siw_cm/siw_cm.h"
 #include "siw_dev.h"
+#include "siw_qp/siw_stream.h"
 
 static DEFINE_IDA(siw_dev_ida);
 
@@ -77,7 +79,13 @@ static struct siw_device *siw_device_create(struct net_device *netdev)
 	memcpy(sdev->base.node_desc, "siw software iWARP",
 	       sizeof("siw software iWARP"));
 	memcpy(sdev->base.iw_ifname, netdev->name, sizeof(sdev->base.iw_ifname));
+	/*
+	 * The provider rings the send queue's doorbell with the legacy
+	 * post_send write command, which uverbs offers only when asked.
+	 */
+	sdev->base.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
 	ib_set_device_ops(&sdev->base, &siw_device_ops);
+	ib_set_device_ops(&sdev->base, &siw_cm_ops);
 	return sdev;
 }
 
@@ -166,16 +174,28 @@ static int __init siw_init_module(void)
 {
 	int rv;
 
-	rv = siw_parent_init();
+	rv = siw_stream_init();
 	if (rv)
 		return rv;
+	rv = siw_cm_init();
+	if (rv)
+		goto err_stream;
+	rv = siw_parent_init();
+	if (rv)
+		goto err_cm;
 	rv = siw_netdev_notifier_register();
-	if (rv) {
-		siw_parent_exit();
-		return rv;
-	}
+	if (rv)
+		goto err_parent;
 	rdma_link_register(&siw_link_ops);
 	return 0;
+
+err_parent:
+	siw_parent_exit();
+err_cm:
+	siw_cm_exit();
+err_stream:
+	siw_stream_exit();
+	return rv;
 }
 
 static void __exit siw_exit_module(void)
@@ -184,6 +204,8 @@ static void __exit siw_exit_module(void)
 	ib_unregister_driver(RDMA_DRIVER_SIW);
 	siw_netdev_notifier_unregister();
 	siw_parent_exit();
+	siw_cm_exit();
+	siw_stream_exit();
 	WARN_ON(!ida_is_empty(&siw_dev_ida));
 	ida_destroy(&siw_dev_ida);
 }

@@ -75,6 +75,17 @@ struct siw_mr *siw_mr_get(struct siw_device *sdev, u32 stag)
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_get);
 
 /**
+ * siw_mr_hold() - take another reference on a region
+ * @mr: a region the caller holds a reference on (e.g. through a lookup)
+ *
+ * Context: any.
+ */
+void siw_mr_hold(struct siw_mr *mr)
+{
+	refcount_inc(&mr->ref);
+}
+
+/**
  * siw_mr_put() - drop a reference taken by siw_mr_get()
  * @mr: the region
  *

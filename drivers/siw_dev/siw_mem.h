@@ -134,6 +134,7 @@ void siw_mem_table_init(struct siw_mem_table *t);
 void siw_mem_table_destroy(struct siw_mem_table *t);
 extern const struct siw_ddp_mem_ops siw_mem_ddp_ops;
 struct siw_mr *siw_mr_get(struct siw_device *sdev, u32 stag);
+void siw_mr_hold(struct siw_mr *mr);
 void siw_mr_put(struct siw_mr *mr);
 enum siw_mem_err siw_mr_check(const struct siw_ddp_region *r, const void *pd,
 			      u32 stag, u64 va, u32 len, u32 access);

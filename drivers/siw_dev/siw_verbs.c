@@ -99,13 +99,25 @@ static int siw_get_port_immutable(struct ib_device *ibdev, u32 port,
 }
 
 /* iWARP's one GID is the port's MAC (or the one we made up for it). */
+/*
+ * rdma_cm finds an iWARP device for an address by its GID, which it
+ * takes to be the netdev's hardware address, zero-padded to 16 octets
+ * (iw_addr_get_sgid()). Anything else, even a made-up GID for a netdev
+ * without a MAC, would make every rdma_cm bind on it fail.
+ */
 static int siw_query_gid(struct ib_device *ibdev, u32 port, int index,
 			 union ib_gid *gid)
 {
+	struct net_device *netdev = to_siw_dev(ibdev)->netdev;
+
 	if (index != 0)
 		return -EINVAL;
 	memset(gid, 0, sizeof(*gid));
-	memcpy(gid->raw, &ibdev->node_guid, sizeof(ibdev->node_guid));
+	rcu_read_lock();
+	memcpy(gid->raw, netdev->dev_addr,
+	       min_t(unsigned int, READ_ONCE(netdev->addr_len),
+		     sizeof(gid->raw)));
+	rcu_read_unlock();
 	return 0;
 }
 
@@ -171,31 +183,6 @@ static struct ib_qp *siw_get_qp(struct ib_device *ibdev, int qpn)
 	return &qp->base;
 }
 
-static int siw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *param)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *param)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_reject(struct iw_cm_id *id, const void *pdata, u8 plen)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_create_listen(struct iw_cm_id *id, int backlog)
-{
-	return -EOPNOTSUPP;
-}
-
-static int siw_destroy_listen(struct iw_cm_id *id)
-{
-	return -EOPNOTSUPP;
-}
-
 const struct ib_device_ops siw_device_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_SIW,
@@ -243,11 +230,6 @@ const struct ib_device_ops siw_device_ops = {
 	.iw_add_ref = siw_qp_add_ref,
 	.iw_rem_ref = siw_qp_rem_ref,
 	.iw_get_qp = siw_get_qp,
-	.iw_connect = siw_connect,
-	.iw_accept = siw_accept,
-	.iw_reject = siw_reject,
-	.iw_create_listen = siw_create_listen,
-	.iw_destroy_listen = siw_destroy_listen,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, siw_ucontext, base),
 	INIT_RDMA_OBJ_SIZE(ib_pd, siw_pd, base),

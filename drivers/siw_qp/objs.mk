@@ -3,8 +3,10 @@
 
 siw-y += drivers/siw_qp/siw_cq.o
 siw-y += drivers/siw_qp/siw_qp.o
-siw-y += drivers/siw_qp/siw_qp_hooks.o
 siw-y += drivers/siw_qp/siw_qp_post.o
 siw-y += drivers/siw_qp/siw_qp_state.o
 siw-y += drivers/siw_qp/siw_srq.o
 siw-y += drivers/siw_qp/siw_wqe.o
+siw-y += drivers/siw_qp/siw_stream.o
+siw-y += drivers/siw_qp/siw_qp_tx.o
+siw-y += drivers/siw_qp/siw_qp_rx.o

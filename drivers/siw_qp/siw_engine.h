@@ -159,6 +159,7 @@ int siw_engine_tx_msg(struct siw_engine_tx *tx,
 		      const struct siw_engine_msg *msg);
 int siw_engine_tx_next(struct siw_engine_tx *tx, struct siw_engine_txd *d);
 bool siw_engine_tx_busy(const struct siw_engine_tx *tx);
+void siw_engine_tx_abort(struct siw_engine_tx *tx);
 u32 siw_engine_sgl_len(const struct siw_engine_sgl *sgl);
 
 /* Receive */

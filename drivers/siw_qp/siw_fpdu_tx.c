@@ -100,6 +100,22 @@ bool siw_engine_tx_busy(const struct siw_engine_tx *tx)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_busy);
 
+/**
+ * siw_engine_tx_abort() - abandon the message in progress
+ * @tx: the direction
+ *
+ * For a Terminate that must follow the last FPDU handed out: the
+ * message's remaining segments are never framed. The stream offset
+ * (markers) and the MSNs stay as they are.
+ *
+ * Context: any; the caller serialises @tx.
+ */
+void siw_engine_tx_abort(struct siw_engine_tx *tx)
+{
+	tx->busy = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_abort);
+
 /* Read Request and Terminate: the whole message is in @hdr */
 static int siw_tx_fixed_msg(struct siw_engine_tx *tx,
 			    const struct siw_engine_msg *msg)

@@ -130,6 +130,12 @@ void siw_qp_discard(struct siw_qp *qp)
 	siw_qp_drain_queues(qp, false);
 }
 
+/* States in which the engines, not the flush, retire send work */
+static bool siw_qp_sq_owned(enum siw_qp_state s)
+{
+	return s != SIW_QP_ERROR && s != SIW_QP_IDLE;
+}
+
 /* States a kernel consumer may post to: all but TERMINATE */
 static bool siw_qp_postable(enum siw_qp_state s)
 {
@@ -373,7 +379,8 @@ int siw_sq_peek(struct siw_qp *qp, u32 n, struct siw_wqe *wqe)
  * @bytes: octets sent (read: received)
  *
  * Completes it on the send CQ if it was signalled or failed, and hands
- * its entry back to the consumer.
+ * its entry back to the consumer. Does nothing in ERROR or IDLE: the
+ * flush (or the reset) retires every entry then.
  *
  * Context: any; no QP lock held.
  */
@@ -390,7 +397,11 @@ void siw_sq_complete(struct siw_qp *qp, enum ib_wc_status status, u32 bytes)
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	e = siw_wq_entry(&qp->sq, siw_wq_stride(qp, true), qp->sq.get);
-	if (siw_wq_posted(e)) {
+	/*
+	 * In ERROR (or after RESET) the flush owns the ring: it ran, or it
+	 * waits for sq_lock and reports the entry itself.
+	 */
+	if (siw_wq_posted(e) && siw_qp_sq_owned(READ_ONCE(qp->state))) {
 		report = status != IB_WC_SUCCESS || qp->sig_all ||
 			 (READ_ONCE(e->flags) & SIW_WQE_SIGNALLED);
 		src.id = READ_ONCE(e->id);

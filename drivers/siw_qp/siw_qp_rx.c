@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive: octets from the socket go through the receive engine
+ * (siw_fpdu_rx.c), which checks every segment before it calls back here
+ * to place payload, bind receive work requests, queue Read Requests and
+ * complete messages.
+ *
+ * Everything here runs under the socket's lock (struct siw_stream), from
+ * the data-ready callback in softirq or from process context; nothing
+ * sleeps. Payload is copied page by page into regions whose bounds the
+ * DDP layer (tagged) or siw_mr_get_local() (receive buffers) checked.
+ */
+#include <linux/highmem.h>
+#include <net/tcp.h>
+
+#include "siw_dev/siw_dev.h"
+#include "siw_stream.h"
+
+/* Copy @len octets to Tagged Offset @va of @mr, page by page */
+static int siw_mr_copy_in(struct siw_mr *mr, u64 va, const u8 *data, u32 len)
+{
+	unsigned int pg_off;
+	struct page *pg;
+	u32 n;
+
+	while (len) {
+		pg = siw_mr_page(mr, va, &pg_off);
+		if (!pg)
+			return -EFAULT;
+		n = min_t(u32, len, PAGE_SIZE - pg_off);
+		memcpy_to_page(pg, pg_off, data, n);
+		va += n;
+		data += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Drop the bound receive work request's regions */
+static void siw_rx_put_mrs(struct siw_stream *s)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(s->rx_mr); i++) {
+		if (s->rx_mr[i])
+			siw_mr_put(s->rx_mr[i]);
+		s->rx_mr[i] = NULL;
+	}
+}
+
+static void siw_rx_unbind(struct siw_stream *s, enum ib_wc_status status,
+			  u32 bytes, u32 inval_stag, bool invalidated,
+			  bool solicited)
+{
+	siw_rx_put_mrs(s);
+	s->rx_bound = false;
+	siw_rq_complete(s->qp, &s->rx_wqe, status, bytes, inval_stag,
+			invalidated, solicited);
+}
+
+/* Every SGE of the receive work request must be locally writable */
+static int siw_rx_check_sgl(struct siw_stream *s, u32 *len)
+{
+	struct siw_device *sdev = s->qp->sdev;
+	struct siw_wqe *w = &s->rx_wqe;
+	enum siw_mem_err err;
+	u64 total = 0;
+	u32 i;
+
+	for (i = 0; i < w->num_sge; i++) {
+		if (!w->sge[i].length)
+			continue;
+		s->rx_mr[i] = siw_mr_get_local(sdev, s->qp->base.pd,
+					       w->sge[i].lkey, w->sge[i].laddr,
+					       w->sge[i].length,
+					       IB_ACCESS_LOCAL_WRITE, &err);
+		if (!s->rx_mr[i])
+			return -EACCES;
+		total += w->sge[i].length;
+	}
+	*len = min_t(u64, total, U32_MAX);
+	return 0;
+}
+
+static int siw_rx_recv_buf(void *ctx, const struct siw_ddp_hdr *h, u32 *len)
+{
+	struct siw_stream *s = ctx;
+	int rv;
+
+	if (s->rx_rtr_wait) {
+		/* the Send RTR: no receive work request, no completion */
+		s->rx_zero_rtr = true;
+		*len = 0;
+		return 0;
+	}
+	rv = siw_rq_take(s->qp, &s->rx_wqe);
+	if (rv == -ENOENT)
+		return rv;
+	s->rx_bound = true;
+	if (rv) {
+		siw_rx_unbind(s, IB_WC_LOC_QP_OP_ERR, 0, 0, false, false);
+		return rv;
+	}
+	rv = siw_rx_check_sgl(s, len);
+	if (rv)
+		siw_rx_unbind(s, IB_WC_LOC_PROT_ERR, 0, 0, false, false);
+	return rv;
+}
+
+static enum siw_ddp_err siw_rx_recv_place(void *ctx,
+					  const struct siw_ddp_hdr *h, u32 mo,
+					  const void *data, u32 len)
+{
+	struct siw_stream *s = ctx;
+	struct siw_wqe *w = &s->rx_wqe;
+	u32 i, n, off;
+
+	if (!s->rx_bound)
+		return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
+	for (i = 0; i < w->num_sge && len; i++) {
+		if (mo >= w->sge[i].length) {
+			mo -= w->sge[i].length;
+			continue;
+		}
+		off = mo;
+		n = min(len, w->sge[i].length - off);
+		if (siw_mr_copy_in(s->rx_mr[i], w->sge[i].laddr + off, data, n))
+			return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
+		data += n;
+		len -= n;
+		mo = 0;
+	}
+	return len ? SIW_DDP_ERR_DDP_U_TOO_LONG : SIW_DDP_OK;
+}
+
+static enum siw_ddp_err siw_rx_tagged_place(void *ctx,
+					    const struct siw_ddp_region *r,
+					    u64 to, const void *data, u32 len)
+{
+	struct siw_stream *s = ctx;
+
+	/* the responder places nothing before the RTR */
+	if (s->rx_rtr_wait)
+		return SIW_DDP_ERR_LLP_NO_RTR;
+	if (siw_mr_copy_in(r->obj, to, data, len))
+		return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
+	return SIW_DDP_OK;
+}
+
+/*
+ * A Read Response must answer the oldest Read Request in flight, into
+ * exactly the sink that request named, in order: nothing else of ours
+ * may be written by a response.
+ */
+static enum siw_ddp_err siw_rx_read_resp(void *ctx, const struct siw_ddp_hdr *h,
+					 u32 len)
+{
+	struct siw_stream *s = ctx;
+	enum siw_ddp_err err = SIW_DDP_OK;
+	struct siw_orq_entry *e;
+	unsigned long flags;
+
+	if (s->rx_rtr_wait)
+		return SIW_DDP_ERR_LLP_NO_RTR;
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->orq_get == s->orq_put) {
+		err = SIW_DDP_ERR_RDMAP_OPCODE;
+		goto out;
+	}
+	e = &s->orq[s->orq_get % s->ord];
+	if (h->stag != e->sink_stag)
+		err = SIW_DDP_ERR_DDP_T_INVALID_STAG;
+	else if (h->to != e->sink_to || len > e->left ||
+		 (h->last && len != e->left))
+		err = SIW_DDP_ERR_DDP_T_BASE_BOUNDS;
+	if (!err) {
+		e->sink_to += len;
+		e->left -= len;
+	}
+out:
+	spin_unlock_irqrestore(&s->lock, flags);
+	return err;
+}
+
+static enum siw_ddp_err siw_rx_read_req(void *ctx,
+					const struct siw_rdmap_rreq *rr,
+					const struct siw_ddp_region *src)
+{
+	struct siw_stream *s = ctx;
+	struct siw_irq_entry *e;
+	unsigned long flags;
+	bool full;
+
+	if (s->rx_rtr_wait) {
+		if (rr->len)
+			return SIW_DDP_ERR_LLP_NO_RTR;
+		s->rx_rtr_wait = false;
+		siw_cm_rtr_received(s->cep, SIW_MPA_RTR_READ);
+	}
+	spin_lock_irqsave(&s->lock, flags);
+	full = s->irq_put - s->irq_get >= s->ird;
+	if (!full) {
+		e = &s->irq[s->irq_put++ % s->ird];
+		e->rr = *rr;
+		e->mr = src->obj;
+		if (e->mr)
+			siw_mr_hold(e->mr);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (full)
+		return SIW_DDP_ERR_LLP_NO_IRD;
+	siw_stream_kick(s);
+	return SIW_DDP_OK;
+}
+
+static void siw_rx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
+{
+	struct siw_stream *s = ctx;
+
+	pr_info_ratelimited("siw: QP %u: Terminate from the peer: layer %u type %u code %u (%s)\n",
+			    s->qp->base.qp_num, rep->layer, rep->etype,
+			    rep->ecode, siw_ddp_err_name(rep->err));
+	s->term_err = rep->err;
+}
+
+static void siw_rx_send_done(struct siw_stream *s,
+			     const struct siw_engine_rx_msg *m)
+{
+	const struct siw_rdmap_opinfo *op = siw_rdmap_opinfo(m->hdr->opcode);
+	bool invalidated = false;
+
+	if (s->rx_zero_rtr) {
+		s->rx_zero_rtr = false;
+		s->rx_rtr_wait = false;
+		siw_cm_rtr_received(s->cep, SIW_MPA_RTR_SEND);
+		return;
+	}
+	if (!s->rx_bound)
+		return;
+	/* RFC 5040 5.4: invalid before the completion is seen */
+	if (m->inval)
+		invalidated = !siw_mem_invalidate(s->qp->sdev, s->qp->base.pd,
+						  m->hdr->inval_stag, true);
+	siw_rx_unbind(s, IB_WC_SUCCESS, m->len, m->hdr->inval_stag,
+		      invalidated, op->flags & SIW_RDMAP_F_SOLICITED);
+}
+
+static void siw_rx_read_resp_done(struct siw_stream *s)
+{
+	struct siw_orq_entry e;
+	unsigned long flags;
+	bool any;
+
+	spin_lock_irqsave(&s->lock, flags);
+	any = s->orq_get != s->orq_put;
+	if (any)
+		e = s->orq[s->orq_get++ % s->ord];
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (!any)
+		return;
+	if (!e.rtr && e.last)
+		siw_stream_read_done(s, e.wqe_seq, true);
+	/* an ORD slot is free: the send queue may go on */
+	siw_stream_kick(s);
+}
+
+static void siw_rx_msg_done(void *ctx, const struct siw_engine_rx_msg *m)
+{
+	struct siw_stream *s = ctx;
+
+	switch (siw_rdmap_opinfo(m->hdr->opcode)->class) {
+	case SIW_RDMAP_CLASS_SEND:
+		siw_rx_send_done(s, m);
+		break;
+	case SIW_RDMAP_CLASS_READ_RESP:
+		siw_rx_read_resp_done(s);
+		break;
+	case SIW_RDMAP_CLASS_WRITE:
+		if (s->rx_rtr_wait) {
+			s->rx_rtr_wait = false;
+			siw_cm_rtr_received(s->cep, SIW_MPA_RTR_WRITE);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+const struct siw_engine_rx_ops siw_rx_ops = {
+	.recv_buf = siw_rx_recv_buf,
+	.recv_place = siw_rx_recv_place,
+	.tagged_place = siw_rx_tagged_place,
+	.read_resp = siw_rx_read_resp,
+	.read_req = siw_rx_read_req,
+	.terminate = siw_rx_terminate,
+	.msg_done = siw_rx_msg_done,
+};
+
+/**
+ * siw_rx_start() - set the receive engine up for a new stream
+ * @s: the stream, not yet hooked to its socket
+ */
+void siw_rx_start(struct siw_stream *s)
+{
+	struct siw_engine_rx_cfg cfg = {
+		.ops = &siw_rx_ops,
+		.ctx = s,
+		.mem = { .ops = &siw_mem_ddp_ops, .ctx = s->qp->sdev },
+		.pd = s->qp->base.pd,
+		.ird = s->ird,
+		.markers = s->conn.rx_markers,
+		.crc = s->conn.crc,
+	};
+
+	siw_engine_rx_init(&s->rx, &cfg);
+	s->rx_rtr_wait = s->conn.p2p && !s->initiator;
+}
+
+/* The receive engine stopped: why, and what follows */
+static void siw_rx_stopped(struct siw_stream *s)
+{
+	struct siw_rdmap_term_info ti;
+
+	if (s->rx_rtr_wait) {
+		/* not an RTR: the CM answers with Terminate code 7 */
+		s->rx_rtr_wait = false;
+		siw_cm_rtr_received(s->cep, SIW_MPA_RTR_NONE);
+		return;
+	}
+	if (siw_engine_rx_term_info(&s->rx, &ti))
+		siw_stream_fail(s, ti.err, &ti);
+	else
+		siw_stream_fail(s, s->term_err ? s->term_err :
+				siw_engine_rx_error(&s->rx), NULL);
+}
+
+static int siw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			unsigned int off, size_t len)
+{
+	struct siw_stream *s = desc->arg.data;
+	unsigned int used;
+
+	/* a stopped stream reads on, so that the peer's FIN gets through */
+	if (siw_stream_stopped(s) || siw_engine_rx_stopped(&s->rx))
+		return len;
+	used = siw_engine_rx_skb(&s->rx, skb, off, len);
+	if (siw_engine_rx_stopped(&s->rx)) {
+		siw_rx_stopped(s);
+		return len;
+	}
+	return used;
+}
+
+/**
+ * siw_rx_read_sock() - take everything the socket has queued
+ * @s: the stream
+ *
+ * Context: the socket's lock held (data-ready callback or lock_sock()).
+ */
+void siw_rx_read_sock(struct siw_stream *s)
+{
+	read_descriptor_t desc = { .arg.data = s, .count = 1 };
+
+	tcp_read_sock(s->sock->sk, &desc, siw_rx_actor);
+}
+
+/**
+ * siw_rx_release() - the stream stops: drop what receive holds
+ * @s: the stream
+ *
+ * A receive work request bound to a Send in progress completes as
+ * flushed.
+ *
+ * Context: process; the socket's lock held.
+ */
+void siw_rx_release(struct siw_stream *s)
+{
+	siw_engine_rx_close(&s->rx);
+	if (s->rx_bound)
+		siw_rx_unbind(s, IB_WC_WR_FLUSH_ERR, 0, 0, false, false);
+}

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A QP takes its connected stream from the CM and gives it back: the QP
+ * side of siw_cm_qp.h, the socket callbacks that drive the engines, and
+ * the QP hooks of siw_qp.h (kick, stop, close).
+ *
+ * A stream lives from siw_qp_cm_attach() to siw_qp_cm_detach(). While it
+ * lives, @qp->engine points at it (under the QP's state_lock) and the
+ * socket's sk_user_data does (under sk_callback_lock); detach clears both
+ * and then waits for the transmit work, so nothing touches a stream after
+ * it is freed.
+ */
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/tcp.h>
+
+#include "siw_dev/siw_dev.h"
+#include "siw_stream.h"
+
+static struct workqueue_struct *siw_tx_wq;
+
+/**
+ * siw_stream_init() - module load: the transmit workqueue
+ *
+ * Returns: 0 or -ENOMEM.
+ */
+int siw_stream_init(void)
+{
+	/* NFS and iSER send from memory reclaim: the queue must make progress */
+	siw_tx_wq = alloc_workqueue("siw_tx", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
+	return siw_tx_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * siw_stream_exit() - module unload, after every device is gone
+ */
+void siw_stream_exit(void)
+{
+	destroy_workqueue(siw_tx_wq);
+}
+
+/**
+ * siw_stream_kick() - make sure the transmit work runs
+ * @s: the stream
+ *
+ * Context: any; never sleeps.
+ */
+void siw_stream_kick(struct siw_stream *s)
+{
+	queue_work(siw_tx_wq, &s->tx_work);
+}
+
+/**
+ * siw_stream_stopped() - may no new message start?
+ * @s: the stream
+ *
+ * Context: any.
+ * Returns: true once the QP left RTR/RTS or the stream failed.
+ */
+bool siw_stream_stopped(struct siw_stream *s)
+{
+	return READ_ONCE(s->stopped);
+}
+
+/**
+ * siw_stream_closed() - tell the CM, once, that the stream ended
+ * @s: the stream
+ * @err: 0 for the peer's FIN, -errno otherwise (see siw_cm_llp_closed())
+ *
+ * Context: any.
+ */
+void siw_stream_closed(struct siw_stream *s, int err)
+{
+	unsigned long flags;
+	bool tell;
+
+	spin_lock_irqsave(&s->lock, flags);
+	tell = !s->closed_told;
+	s->closed_told = true;
+	s->stopped = true;
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (tell)
+		siw_cm_llp_closed(s->cep, err);
+}
+
+static enum ib_event_type siw_stream_event(enum siw_ddp_err err)
+{
+	switch (siw_ddp_errinfo(err)->kind) {
+	case SIW_DDP_KIND_ACCESS:
+		return IB_EVENT_QP_ACCESS_ERR;
+	case SIW_DDP_KIND_REQUEST:
+		return IB_EVENT_QP_REQ_ERR;
+	default:
+		return IB_EVENT_QP_FATAL;
+	}
+}
+
+/**
+ * siw_stream_fail() - the stream hit an error: stop, Terminate, close
+ * @s: the stream
+ * @err: the error; the QP's consumer gets the matching async event
+ * @ti: what the Terminate reports, or NULL to send none (the peer sent
+ *	one, or the stream is gone)
+ *
+ * The QP moves to TERMINATE; the transmit work sends the Terminate as
+ * the last FPDU and then tells the CM, which detaches the QP (ERROR,
+ * flush) and closes the socket.
+ *
+ * Context: any.
+ */
+void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
+		     const struct siw_rdmap_term_info *ti)
+{
+	struct siw_qp *qp = s->qp;
+	unsigned long flags;
+	bool first;
+
+	spin_lock_irqsave(&s->lock, flags);
+	first = !s->stopped && !s->term_pending;
+	if (first) {
+		s->stopped = true;
+		s->term_err = err;
+		if (ti) {
+			s->term_pending = true;
+			s->term_seg_len = 0;
+			if (ti->seg) {
+				s->term_seg_len = min(ti->seg_avail,
+						      sizeof(s->term_seg));
+				memcpy(s->term_seg, ti->seg, s->term_seg_len);
+			}
+			s->term_ulpdu_len = ti->seg_len;
+			s->term_len_valid = ti->seg_len_valid;
+		}
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (!first)
+		return;
+	pr_info_ratelimited("siw: QP %u: stream failed: %s\n",
+			    qp->base.qp_num, siw_ddp_err_name(err));
+	if (!siw_qp_set_state(qp, SIW_QP_RTS, SIW_QP_TERMINATE))
+		siw_qp_set_state(qp, SIW_QP_RTR, SIW_QP_TERMINATE);
+	siw_qp_event(qp, siw_stream_event(err));
+	if (ti)
+		siw_stream_kick(s);
+	else
+		siw_stream_closed(s, -EPROTO);
+}
+
+/* Socket callbacks: sk_user_data is the stream while it is attached */
+
+static bool siw_sk_peer_gone(struct sock *sk)
+{
+	/* our own FIN does not count: the peer may still send after it */
+	return (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) ||
+	       READ_ONCE(sk->sk_state) == TCP_CLOSE || READ_ONCE(sk->sk_err);
+}
+
+static void siw_sk_data_ready(struct sock *sk)
+{
+	struct siw_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s)
+		siw_rx_read_sock(s);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void siw_sk_write_space(struct sock *sk)
+{
+	struct siw_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s && sk_stream_is_writeable(sk)) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		siw_stream_kick(s);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void siw_sk_state_change(struct sock *sk)
+{
+	struct siw_stream *s;
+	int err;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s && siw_sk_peer_gone(sk)) {
+		err = READ_ONCE(sk->sk_err);
+		siw_stream_closed(s, err ? -err : 0);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void siw_stream_hook(struct siw_stream *s)
+{
+	struct sock *sk = s->sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	s->saved_data_ready = sk->sk_data_ready;
+	s->saved_write_space = sk->sk_write_space;
+	s->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = s;
+	sk->sk_data_ready = siw_sk_data_ready;
+	sk->sk_write_space = siw_sk_write_space;
+	sk->sk_state_change = siw_sk_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Once this returns, no callback of ours runs on the socket */
+static void siw_stream_unhook(struct siw_stream *s)
+{
+	struct sock *sk = s->sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	sk->sk_data_ready = s->saved_data_ready;
+	sk->sk_write_space = s->saved_write_space;
+	sk->sk_state_change = s->saved_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Feed what is queued already: the peer may have sent behind its frame */
+static void siw_stream_poll(struct siw_stream *s)
+{
+	struct sock *sk = s->sock->sk;
+
+	lock_sock(sk);
+	siw_rx_read_sock(s);
+	release_sock(sk);
+	if (siw_sk_peer_gone(sk))
+		siw_stream_closed(s, sk->sk_err ? -sk->sk_err : 0);
+}
+
+static void siw_stream_free(struct siw_stream *s)
+{
+	kvfree(s->seg);
+	kfree(s->orq);
+	kfree(s->irq);
+	kfree(s->sq_rec);
+	kfree(s);
+}
+
+static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
+					   const struct siw_mpa_conn *conn)
+{
+	/* kmalloc, not vmalloc: framing octets in it are sent by page */
+	struct siw_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	s->ord = max_t(u32, conn->ord, 1);
+	s->ird = max_t(u32, conn->ird, 1);
+	s->sq_mask = qp->sq.size - 1;
+	s->seg_max = SIW_TX_SEGS;
+	s->seg = kvmalloc_array(s->seg_max, sizeof(*s->seg), GFP_KERNEL);
+	s->orq = kcalloc(s->ord, sizeof(*s->orq), GFP_KERNEL);
+	s->irq = kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL);
+	s->sq_rec = kcalloc(qp->sq.size, sizeof(*s->sq_rec), GFP_KERNEL);
+	if (!s->seg || !s->orq || !s->irq || !s->sq_rec) {
+		siw_stream_free(s);
+		return NULL;
+	}
+	s->qp = qp;
+	spin_lock_init(&s->lock);
+	INIT_WORK(&s->tx_work, siw_tx_work);
+	return s;
+}
+
+/*
+ * Stop both engines: no message starts, the transmit work is idle, the
+ * receive engine holds nothing. The callbacks stay, so that the CM still
+ * learns of the peer's close.
+ */
+static void siw_stream_stop(struct siw_stream *s)
+{
+	struct sock *sk = s->sock->sk;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->stopped = true;
+	s->term_pending = false;
+	spin_unlock_irqrestore(&s->lock, flags);
+	cancel_work_sync(&s->tx_work);
+	siw_tx_release(s);
+	lock_sock(sk);
+	siw_rx_release(s);
+	release_sock(sk);
+}
+
+/* See siw_cm_qp.h */
+int siw_qp_cm_attach(struct ib_qp *base, struct siw_cep *cep,
+		     struct socket *sock, const struct siw_mpa_conn *conn,
+		     bool initiator)
+{
+	struct siw_qp *qp = to_siw_qp(base);
+	struct siw_stream *s;
+	unsigned long flags;
+	int rv = 0;
+
+	s = siw_stream_alloc(qp, conn);
+	if (!s)
+		return -ENOMEM;
+	s->cep = cep;
+	s->sock = sock;
+	s->conn = *conn;
+	s->initiator = initiator;
+	siw_engine_tx_init(&s->tx, conn->tx_markers, conn->crc,
+			   READ_ONCE(tcp_sk(sock->sk)->mss_cache));
+	siw_rx_start(s);
+
+	mutex_lock(&qp->modify_mutex);
+	spin_lock_irqsave(&qp->state_lock, flags);
+	if (qp->cep || (qp->state != SIW_QP_IDLE && qp->state != SIW_QP_RTR)) {
+		rv = -EINVAL;
+	} else {
+		qp->cep = cep;
+		qp->engine = s;
+		qp->ird = s->ird;
+		qp->ord = s->ord;
+		WRITE_ONCE(qp->state, SIW_QP_RTR);
+	}
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (!rv) {
+		siw_stream_hook(s);
+		siw_stream_poll(s);
+	}
+	mutex_unlock(&qp->modify_mutex);
+	if (rv)
+		siw_stream_free(s);
+	return rv;
+}
+
+static struct siw_stream *siw_qp_stream(struct siw_qp *qp)
+{
+	unsigned long flags;
+	struct siw_stream *s;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	s = qp->engine;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	return s;
+}
+
+/* See siw_cm_qp.h */
+int siw_qp_cm_send_rtr(struct ib_qp *base, enum siw_mpa_rtr rtr)
+{
+	struct siw_stream *s = siw_qp_stream(to_siw_qp(base));
+	unsigned long flags;
+
+	if (!s || rtr >= SIW_MPA_NUM_RTR)
+		return -EINVAL;
+	spin_lock_irqsave(&s->lock, flags);
+	s->rtr_pending = true;
+	s->rtr = rtr;
+	spin_unlock_irqrestore(&s->lock, flags);
+	siw_stream_kick(s);
+	return 0;
+}
+
+/* See siw_cm_qp.h */
+int siw_qp_cm_rts(struct ib_qp *base)
+{
+	struct siw_qp *qp = to_siw_qp(base);
+	struct siw_stream *s;
+	bool ok;
+
+	mutex_lock(&qp->modify_mutex);
+	s = siw_qp_stream(qp);
+	ok = s && siw_qp_set_state(qp, SIW_QP_RTR, SIW_QP_RTS);
+	mutex_unlock(&qp->modify_mutex);
+	if (!ok)
+		return -EINVAL;
+	/* work posted while in RTR, and Read Requests already received */
+	siw_stream_kick(s);
+	return 0;
+}
+
+/* See siw_cm_qp.h */
+void siw_qp_cm_terminate(struct ib_qp *base, enum siw_mpa_err code)
+{
+	struct siw_stream *s = siw_qp_stream(to_siw_qp(base));
+	struct siw_rdmap_term_info ti = { };
+
+	if (!s)
+		return;
+	if (code < SIW_MPA_ERR_CLOSED || code >= SIW_MPA_NUM_ERR)
+		code = SIW_MPA_ERR_LOCAL;
+	ti.err = SIW_DDP_ERR_LLP_CLOSED + (code - SIW_MPA_ERR_CLOSED);
+	s->term_from_cm = true;
+	siw_stream_fail(s, ti.err, &ti);
+	/* the CM closes right after: the Terminate must be out first */
+	flush_work(&s->tx_work);
+}
+
+/* See siw_cm_qp.h */
+void siw_qp_cm_detach(struct ib_qp *base)
+{
+	struct siw_qp *qp = to_siw_qp(base);
+	struct siw_stream *s;
+	unsigned long flags;
+
+	mutex_lock(&qp->modify_mutex);
+	spin_lock_irqsave(&qp->state_lock, flags);
+	s = qp->engine;
+	qp->engine = NULL;
+	qp->cep = NULL;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (s) {
+		siw_stream_unhook(s);
+		siw_stream_stop(s);
+	}
+	mutex_unlock(&qp->modify_mutex);
+	if (!s)
+		return;
+	siw_qp_enter_error(qp, 0);
+	siw_cep_put(s->cep);
+	siw_stream_free(s);
+}
+
+/* QP hooks of siw_qp.h */
+
+void siw_qp_sq_kick(struct siw_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	if (qp->engine)
+		siw_stream_kick(qp->engine);
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+}
+
+void siw_qp_engine_stop(struct siw_qp *qp)
+{
+	struct siw_stream *s;
+
+	lockdep_assert_held(&qp->modify_mutex);
+	s = siw_qp_stream(qp);
+	if (s)
+		siw_stream_stop(s);
+}
+
+void siw_qp_llp_close(struct siw_qp *qp, bool abrupt)
+{
+	lockdep_assert_held(&qp->modify_mutex);
+	if (qp->cep)
+		siw_cm_qp_disconnect(qp->cep, abrupt);
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A QP's connected stream: the state that joins the protocol core of
+ * siw_engine.h to a kernel TCP socket, the send queue and the receive
+ * queue. siw_stream.c takes the socket from the CM and gives it back;
+ * siw_qp_tx.c turns work requests, Read Responses and Terminates into
+ * FPDUs on the socket; siw_qp_rx.c places what arrives and completes it.
+ *
+ * Who runs where:
+ * - transmit runs only in the QP's TX work item (process context), so
+ *   the transmit fields below need no lock of their own; posting,
+ *   the receive path and the socket's write-space callback only queue
+ *   that work;
+ * - receive runs under the socket's lock: from the socket's data-ready
+ *   callback (softirq, bh_lock_sock) or from process context with
+ *   lock_sock(); the receive fields are protected by it;
+ * - @lock protects what both sides share: the inbound and outbound read
+ *   queues, the send queue's completion records and the stop flags.
+ */
+#ifndef SIW_STREAM_H
+#define SIW_STREAM_H
+
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+
+#include "siw_cm/siw_cm_qp.h"
+#include "siw_engine.h"
+#include "siw_qp.h"
+
+struct siw_mr;
+
+/* STag of the zero-length RTR messages: any value but 0 (RFC 6581 9.2) */
+#define SIW_RTR_STAG		0x100
+
+/* Payload segments a QP starts with (1 MiB of 4 KiB pages and spare) */
+#define SIW_TX_SEGS		272
+
+/**
+ * struct siw_orq_entry - one outbound Read Request awaiting its response
+ * @sink_stag: the local STag the response must target
+ * @sink_to: the Tagged Offset the next response octet must go to
+ * @left: response octets still expected
+ * @wqe_seq: send queue sequence number of the READ work request
+ * @last: the work request's last Read Request
+ * @rtr: the zero-length Read of the RTR: no work request
+ */
+struct siw_orq_entry {
+	u32 sink_stag;
+	u64 sink_to;
+	u32 left;
+	u32 wqe_seq;
+	bool last;
+	bool rtr;
+};
+
+/**
+ * struct siw_irq_entry - one inbound Read Request awaiting its response
+ * @rr: the request
+ * @mr: the source region, referenced (NULL for a zero-length Read)
+ */
+struct siw_irq_entry {
+	struct siw_rdmap_rreq rr;
+	struct siw_mr *mr;
+};
+
+/**
+ * struct siw_sq_rec - how a send work request ended, until it is retired
+ * @done: transmitted (or, for a READ, answered) and ready to complete
+ * @status: its completion status
+ * @bytes: octets it moved
+ * @inval: READ_LOCAL_INV: invalidate @inval_stag before completing
+ * @inval_stag: the local STag
+ */
+struct siw_sq_rec {
+	bool done;
+	u8 status;
+	bool inval;
+	u32 bytes;
+	u32 inval_stag;
+};
+
+/* What the transmit side is sending */
+enum siw_tx_kind {
+	SIW_TX_IDLE,
+	SIW_TX_WQE,		/* a send work request */
+	SIW_TX_RRESP,		/* a Read Response */
+	SIW_TX_TERM,		/* the Terminate */
+	SIW_TX_RTR,		/* the zero-length RTR message */
+};
+
+/**
+ * struct siw_stream - a QP's connected stream
+ * @qp: the QP
+ * @cep: the CM endpoint, referenced
+ * @sock: the socket (the CM's; never released here)
+ * @conn: the negotiated MPA settings
+ * @initiator: our side sent the MPA Request
+ * @saved_data_ready: the socket's callback before ours
+ * @saved_write_space: likewise
+ * @saved_state_change: likewise
+ * @tx_work: the transmit work item
+ * @lock: see the file comment
+ * @stopped: no new message starts; set once the QP left RTR/RTS or the
+ *	stream failed
+ * @closed_told: the CM was told the stream ended
+ * @term_pending: a Terminate is to be sent, then nothing more
+ * @term_sent: it went out (or could not)
+ * @rtr_pending: the initiator's RTR is to be sent first
+ * @rtr: which one
+ * @term_err: what the Terminate reports
+ * @term_seg: the offending segment's first octets
+ * @term_seg_len: octets at @term_seg
+ * @term_ulpdu_len: its MPA ULPDU Length, if known
+ * @term_len_valid: @term_ulpdu_len is known
+ * @orq: outbound Read Requests in flight, @ord entries
+ * @orq_get: oldest in flight
+ * @orq_put: next free
+ * @ord: negotiated ORD (at least 1)
+ * @irq: inbound Read Requests to answer, @ird entries
+ * @irq_get: oldest
+ * @irq_put: next free
+ * @ird: negotiated IRD (at least 1)
+ * @sq_rec: completion records, one per send queue entry
+ * @sq_mask: send queue size - 1
+ * @sq_head: sequence number of the oldest work request not retired
+ * @sq_next: sequence number of the next work request to start
+ * @tx: the transmit engine
+ * @tx_kind: enum siw_tx_kind of the message in progress
+ * @txd: the FPDU being sent
+ * @tx_off: octets of @txd already sent
+ * @tx_fpdu: @txd holds an FPDU not yet fully sent
+ * @wqe: the send work request in progress (a copy)
+ * @wqe_seq: its sequence number
+ * @wqe_bytes: its message length
+ * @rd_sge: READ: the next SGE to request
+ * @rd_off: READ: octets requested so far
+ * @rresp: the inbound Read Request being answered
+ * @tx_mr: regions the message in progress references
+ * @tx_nmr: entries in @tx_mr
+ * @seg: the payload of the message in progress (kvmalloc'd, grown as
+ *	messages need)
+ * @seg_max: entries at @seg
+ * @piece: the pieces of @txd
+ * @rx: the receive engine
+ * @rx_wqe: the receive work request bound to the Send arriving
+ * @rx_mr: regions of @rx_wqe's SGEs, referenced
+ * @rx_bound: @rx_wqe is bound
+ * @rx_rtr_wait: responder of a peer-to-peer connection: the first FPDU
+ *	is the RTR and is reported to the CM, never placed
+ * @rx_zero_rtr: the Send being received is the zero-length RTR
+ * @term_from_cm: the CM asked for the Terminate and closes by itself
+ */
+struct siw_stream {
+	struct siw_qp *qp;
+	struct siw_cep *cep;
+	struct socket *sock;
+	struct siw_mpa_conn conn;
+	bool initiator;
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_write_space)(struct sock *sk);
+	void (*saved_state_change)(struct sock *sk);
+	struct work_struct tx_work;
+
+	spinlock_t lock;	/* see the file comment */
+	bool stopped;
+	bool closed_told;
+	bool term_pending;
+	bool term_sent;
+	bool rtr_pending;
+	u8 rtr;
+	enum siw_ddp_err term_err;
+	u8 term_seg[SIW_DDP_UNTAGGED_HLEN + SIW_RDMAP_RREQ_LEN];
+	u8 term_seg_len;
+	u16 term_ulpdu_len;
+	bool term_len_valid;
+	struct siw_orq_entry *orq;
+	u32 orq_get;
+	u32 orq_put;
+	u32 ord;
+	struct siw_irq_entry *irq;
+	u32 irq_get;
+	u32 irq_put;
+	u32 ird;
+	struct siw_sq_rec *sq_rec;
+	u32 sq_mask;
+	u32 sq_head;
+	u32 sq_next;
+
+	/* transmit: the TX work item only */
+	struct siw_engine_tx tx;
+	u8 tx_kind;
+	struct siw_engine_txd txd;
+	u32 tx_off;
+	bool tx_fpdu;
+	struct siw_wqe wqe;
+	u32 wqe_seq;
+	u32 wqe_bytes;
+	u32 rd_sge;
+	u32 rd_off;
+	struct siw_irq_entry rresp;
+	struct siw_mr *tx_mr[SIW_DEV_MAX_SGE];
+	u32 tx_nmr;
+	struct siw_engine_seg *seg;
+	u32 seg_max;
+	struct siw_engine_seg piece[SIW_ENGINE_TX_PIECES];
+
+	/* receive: under the socket's lock */
+	struct siw_engine_rx rx;
+	struct siw_wqe rx_wqe;
+	struct siw_mr *rx_mr[SIW_DEV_MAX_SGE];
+	bool rx_bound;
+	bool rx_rtr_wait;
+	bool rx_zero_rtr;
+	bool term_from_cm;
+};
+
+/* siw_stream.c */
+int siw_stream_init(void);
+void siw_stream_exit(void);
+void siw_stream_kick(struct siw_stream *s);
+void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
+		     const struct siw_rdmap_term_info *ti);
+void siw_stream_closed(struct siw_stream *s, int err);
+bool siw_stream_stopped(struct siw_stream *s);
+
+/* siw_qp_tx.c */
+void siw_tx_work(struct work_struct *w);
+void siw_tx_release(struct siw_stream *s);
+void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
+
+/* siw_qp_rx.c */
+extern const struct siw_engine_rx_ops siw_rx_ops;
+void siw_rx_start(struct siw_stream *s);
+void siw_rx_read_sock(struct siw_stream *s);
+void siw_rx_release(struct siw_stream *s);
+
+#endif /* SIW_STREAM_H */
