@@ -5,7 +5,13 @@
  * "ready" and wait to be killed, holding all of it.
  *
  *   verbs-holder DEVICE [NQP]
+ *
+ * With "flush" instead of NQP: post receives and sends to a QP that
+ * never connects, move it to ERR and check that every one completes,
+ * in order, with IBV_WC_WR_FLUSH_ERR, that the armed CQ signals, and
+ * that a send posted in ERR is flushed at once. Exit status 0 if so.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +22,110 @@ static void die(const char *what)
 {
 	perror(what);
 	exit(1);
+}
+
+/* Poll until @n completions arrived or a second passed */
+static int reap(struct ibv_cq *cq, struct ibv_wc *wc, int n)
+{
+	int got = 0, i;
+
+	for (i = 0; i < 1000 && got < n; i++) {
+		int r = ibv_poll_cq(cq, n - got, wc + got);
+
+		if (r < 0)
+			return r;
+		got += r;
+		if (got < n)
+			usleep(1000);
+	}
+	return got;
+}
+
+static int check_flushed(struct ibv_wc *wc, int n, const uint64_t *ids)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != IBV_WC_WR_FLUSH_ERR || wc[i].wr_id != ids[i]) {
+			fprintf(stderr, "completion %d: wr_id %llu status %d\n",
+				i, (unsigned long long)wc[i].wr_id, wc[i].status);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int flush_test(struct ibv_context *ctx, struct ibv_pd *pd,
+		      struct ibv_mr *mr, char *buf)
+{
+	struct ibv_qp_init_attr qia = { .qp_type = IBV_QPT_RC };
+	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_ERR };
+	struct ibv_sge sge = { (uintptr_t)buf, 64, mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 }, *rbad;
+	struct ibv_send_wr swr = { .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_SIGNALED }, *sbad;
+	static const uint64_t rids[] = { 1, 2, 3 }, sids[] = { 11, 12 };
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
+	struct ibv_cq *scq, *rcq, *ev_cq;
+	struct pollfd pfd;
+	struct ibv_wc wc[8];
+	void *ev_ctx;
+	struct ibv_qp *qp;
+	int i;
+
+	if (!ch)
+		die("ibv_create_comp_channel");
+	scq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
+	rcq = ibv_create_cq(ctx, 8, NULL, ch, 0);
+	if (!scq || !rcq)
+		die("ibv_create_cq");
+	qia.send_cq = scq;
+	qia.recv_cq = rcq;
+	qia.cap.max_send_wr = 4;
+	qia.cap.max_recv_wr = 4;
+	qia.cap.max_send_sge = 1;
+	qia.cap.max_recv_sge = 1;
+	qp = ibv_create_qp(pd, &qia);
+	if (!qp)
+		die("ibv_create_qp");
+	for (i = 0; i < 3; i++) {
+		rwr.wr_id = rids[i];
+		if (ibv_post_recv(qp, &rwr, &rbad))
+			die("ibv_post_recv");
+	}
+	for (i = 0; i < 2; i++) {
+		swr.wr_id = sids[i];
+		if (ibv_post_send(qp, &swr, &sbad))
+			die("ibv_post_send");
+	}
+	if (ibv_req_notify_cq(rcq, 0))
+		die("ibv_req_notify_cq");
+	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE))
+		die("ibv_modify_qp ERR");
+	if (reap(rcq, wc, 3) != 3 || check_flushed(wc, 3, rids))
+		return 1;
+	if (reap(scq, wc, 2) != 2 || check_flushed(wc, 2, sids))
+		return 1;
+	pfd.fd = ch->fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 2000) != 1 || ibv_get_cq_event(ch, &ev_cq, &ev_ctx) ||
+	    ev_cq != rcq) {
+		fprintf(stderr, "no completion event\n");
+		return 1;
+	}
+	ibv_ack_cq_events(rcq, 1);
+	/* in ERR, a post is flushed at once: how drains complete */
+	swr.wr_id = 13;
+	if (ibv_post_send(qp, &swr, &sbad))
+		die("ibv_post_send in ERR");
+	if (reap(scq, wc, 1) != 1 || check_flushed(wc, 1, &swr.wr_id))
+		return 1;
+	if (ibv_destroy_qp(qp) || ibv_destroy_cq(scq) || ibv_destroy_cq(rcq) ||
+	    ibv_destroy_comp_channel(ch))
+		die("destroy");
+	printf("flushed\n");
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -50,6 +160,8 @@ int main(int argc, char **argv)
 			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	if (!mr)
 		die("ibv_reg_mr");
+	if (argc > 2 && !strcmp(argv[2], "flush"))
+		return flush_test(ctx, pd, mr, buf);
 	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
 	if (!cq)
 		die("ibv_create_cq");

@@ -104,6 +104,8 @@ t_check "a process creates PD, MR, CQ, SRQ and QPs through the ABI" \
 t_check "its objects show in rdma resource" \
 	bash -c 'rdma resource show qp link siw0 | grep -q "lqpn"'
 holder_stop
+t_check "posted work flushes in order to the CQs when a QP goes to ERR" \
+	/tmp/verbs-holder siw0 flush
 pyverbs_run ours siw0
 pyverbs_judge ours
 t_check "rdma link delete siw0" rdma link delete siw0
