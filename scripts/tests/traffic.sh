@@ -1,0 +1,281 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# RDMA traffic between two devices of one loaded module across the veth
+# pair: siw_a on $SIW_IF_A here, siw_b on $SIW_IF_B in $SIW_NS. Servers
+# run here, clients in $SIW_NS: rping with data validation, ucmatose,
+# rdma_server/rdma_client and small perftest runs; then both links go
+# and the module unloads. A module that can negotiate RTR (RFC 6581) is
+# loaded once more for a ucmatose whose server sends first. kmemleak
+# scans at the end.
+#
+#   traffic.sh [--upstream] [PARAM=VALUE...]
+#
+# --upstream loads upstream siw ($SIW_UPSTREAM_KO); otherwise TRAFFIC_KO
+# names the module (default $SIW_KO, ours). PARAMs go to insmod.
+# TRAFFIC_COUNT sets the rping iterations per size (20), TRAFFIC_SIZES
+# the rping sizes ("64 4096 65535"; rping takes at most 65535),
+# TRAFFIC_TIMEOUT the seconds a client may take (60; the slowest takes
+# about 10 under emulation). The logs of a failed check are kept in
+# $SIW_OUT/traffic/. perftest runs with traffic-cmsync.c preloaded,
+# which holds the client's rdma_connect() until the server's
+# rdma_listen() returned.
+. "$(dirname "$0")/lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+
+ko=${TRAFFIC_KO:-$SIW_KO}
+if [ "${1:-}" = --upstream ]; then
+	ko=$SIW_UPSTREAM_KO
+	shift
+fi
+params=("$@")
+COUNT=${TRAFFIC_COUNT:-20}
+SIZES=${TRAFFIC_SIZES:-"64 4096 65535"}
+CLI_LIMIT=${TRAFFIC_TIMEOUT:-60}	# seconds a client may take
+SRV_LIMIT=$((CLI_LIMIT + 60))	# seconds a server may live
+REAP=10				# seconds a server may take after its client
+work=/tmp/traffic
+srv=
+
+case $ko in
+"${SIW_UPSTREAM_KO:-}") what="upstream siw ($ko)" ;;
+"$SIW_KO") what="ours ($ko)" ;;
+*) what=$ko ;;
+esac
+
+ns() { ip netns exec "$SIW_NS" "$@"; }
+skip() { echo "skip: $*"; }
+
+# listening PORT: a TCP listener on PORT here, or an rdma_cm listen on it
+listening() {
+	ss -Hltn "sport = :$1" | grep -q . ||
+		rdma resource show cm_id 2>/dev/null |
+		grep -q "state LISTEN .*src-addr [0-9.]*:$1 "
+}
+
+# srv_start LOG PORT COMMAND...: start a server here and wait until it
+# listens on PORT
+srv_start() {
+	local log=$1 port=$2
+	shift 2
+	timeout -k 5 "$SRV_LIMIT" stdbuf -oL "$@" > "$log" 2>&1 &
+	srv=$!
+	for _ in $(seq 1 150); do
+		if listening "$port"; then
+			# a wildcard listen goes to every device in turn
+			sleep 0.5
+			return 0
+		fi
+		kill -0 "$srv" 2>/dev/null || break
+		sleep 0.2
+	done
+	echo "the server ($1) never listened on port $port:"
+	tail -n 5 "$log"
+	srv_reap 0
+	return 1
+}
+
+# srv_reap [SECONDS]: give the server SECONDS ($REAP) to end, then kill
+# it; its exit status, or 1 when it had to be killed
+srv_reap() {
+	local limit=${1:-$REAP} rc
+	[ -n "$srv" ] || return 0
+	for _ in $(seq 1 $((limit * 5))); do
+		kill -0 "$srv" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$srv" 2>/dev/null; then
+		[ "$limit" = 0 ] ||
+			echo "server still running ${limit}s after its client: killed"
+		kill "$srv" 2>/dev/null
+		wait "$srv" 2>/dev/null
+		srv=
+		return 1
+	fi
+	wait "$srv"
+	rc=$?
+	srv=
+	return $rc
+}
+
+cleanup() { srv_reap 0; }
+trap cleanup EXIT
+
+# pair NAME PORT SERVER... -- CLIENT...: the server here, the client in
+# $SIW_NS; both must exit 0 in time. Logs: $work/NAME.srv and NAME.cli
+pair() {
+	local name=$1 port=$2 s=() rc_c rc_s
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do s+=("$1"); shift; done
+	shift
+	srv_start "$work/$name.srv" "$port" "${s[@]}" || return 1
+	ns timeout -k 5 "$CLI_LIMIT" stdbuf -oL "$@" > "$work/$name.cli" 2>&1
+	rc_c=$?
+	srv_reap
+	rc_s=$?
+	[ "$rc_c" = 0 ] && [ "$rc_s" = 0 ] && return 0
+	echo "$name: client exited $rc_c, server $rc_s (124: timed out)"
+	echo "--- server:"; tail -n 5 "$work/$name.srv" | cut -c1-200
+	echo "--- client:"; tail -n 5 "$work/$name.cli" | cut -c1-200
+	keep "$name"
+	return 1
+}
+
+# keep NAME: save the logs of a failed check
+keep() {
+	[ -n "${SIW_OUT:-}" ] || return 0
+	mkdir -p "$SIW_OUT/traffic" && cp "$work/$1".* "$SIW_OUT/traffic/"
+}
+
+# check NAME COMMAND...: t_check with its wall time
+check() {
+	local name=$1 t0=$SECONDS
+	shift
+	t_check "$name" "$@"
+	t_log "$name: $((SECONDS - t0))s"
+}
+
+# rping_run SIZE PORT: COUNT pings of SIZE octets, each read by the server
+# and written back, compared by the client (-V). -v prints each ping to
+# the log, so that a client that saw its connection end early (rping exits
+# 0 then) fails the count.
+rping_run() {
+	local size=$1 port=$2 n
+	pair "rping-$size" "$port" \
+		rping -s -a "$SIW_IP_A" -p "$port" -V -C "$COUNT" -S "$size" -- \
+		rping -c -a "$SIW_IP_A" -p "$port" -V -v -C "$COUNT" -S "$size" ||
+		return 1
+	n=$(grep -c "^ping data: " "$work/rping-$size.cli")
+	echo "rping $size B: $n of $COUNT pings validated"
+	[ "$n" = "$COUNT" ] || { keep "rping-$size"; return 1; }
+}
+
+# cmatose_run PORT MESSAGES: 2 connections; with MESSAGES, that many
+# sends of 4096 octets each way, the server's first. ucmatose counts
+# completions without looking at their status: its client, which waits
+# for every message, is the one that notices a broken stream.
+cmatose_run() {
+	local name=ucmatose-$2
+	pair "$name" "$1" ucmatose -p "$1" -c 2 -C "$2" -S 4096 -- \
+		ucmatose -s "$SIW_IP_A" -p "$1" -c 2 -C "$2" -S 4096 || return 1
+	[ "$2" = 0 ] && return 0
+	if ! grep -q "data transfers complete" "$work/$name.srv" ||
+	   ! grep -q "data transfers complete" "$work/$name.cli"; then
+		keep "$name"
+		return 1
+	fi
+}
+
+# rdmasrv_run PORT: rdma_client sends 16 octets, rdma_server echoes them
+rdmasrv_run() {
+	pair rdma_server "$1" rdma_server -p "$1" -- \
+		rdma_client -s "$SIW_IP_A" -p "$1" || return 1
+	if ! grep -q "rdma_server: end 0" "$work/rdma_server.srv" ||
+	   ! grep -q "rdma_client: end 0" "$work/rdma_server.cli"; then
+		keep rdma_server
+		return 1
+	fi
+}
+
+# perf_run TOOL SIZE ITERS PORT: a perftest tool over rdma_cm; the client
+# must print its result line (SIZE ITERS ...)
+perf_run() {
+	local tool=$1 size=$2 iters=$3 port=$4 name=$1-$2 line
+	local opts=(-R -F -s "$size" -n "$iters" -p "$port") pre=()
+
+	if [ -f "$work/cmsync.so" ]; then
+		rm -f "$work/listening"
+		pre=(env LD_PRELOAD="$work/cmsync.so"
+		     TRAFFIC_CM_SYNC="$work/listening")
+	fi
+	pair "$name" "$port" "${pre[@]}" "$tool" -d siw_a "${opts[@]}" -- \
+		"${pre[@]}" "$tool" -d siw_b "${opts[@]}" "$SIW_IP_A" ||
+		return 1
+	line=$(awk -v s="$size" -v n="$iters" '$1 == s && $2 == n' "$work/$name.cli")
+	if [ -z "$line" ]; then
+		echo "$name: no result line"
+		keep "$name"
+		return 1
+	fi
+	echo "$name: $line"
+}
+
+# up [PARAM...]: load the module and make a device on each end
+up() {
+	check "load the module${*:+ with $*}" load_siw "$ko" "$@"
+	check "rdma link add siw_a on $SIW_IF_A" \
+		rdma link add siw_a type siw netdev "$SIW_IF_A"
+	check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
+		ns rdma link add siw_b type siw netdev "$SIW_IF_B"
+}
+
+down() {
+	check "rdma link delete siw_b" ns rdma link delete siw_b
+	check "rdma link delete siw_a" rdma link delete siw_a
+	check "unload the module" unload_siw
+}
+
+rm -rf "$work" && mkdir -p "$work"
+gcc -shared -fPIC -O2 -o "$work/cmsync.so" "$here/traffic-cmsync.c" -ldl ||
+	echo "note: traffic-cmsync.c does not build; perftest runs unsynchronized"
+echo "traffic: module: $what${params[*]:+, parameters: ${params[*]}}"
+check "module file exists" test -f "$ko"
+up "${params[@]}"
+[ "$fails" = 0 ] || t_done
+rdma link show
+
+port=7200
+for s in $SIZES; do
+	check "rping $s B x$COUNT, validated" rping_run "$s" "$port"
+	port=$((port + 1))
+done
+
+check "ucmatose: 2 connections set up and torn down" cmatose_run 7300 0
+
+if command -v rdma_server > /dev/null &&
+   command -v rdma_client > /dev/null; then
+	check "rdma_server/rdma_client" rdmasrv_run 7310
+else
+	skip "rdma_server/rdma_client (not installed)"
+fi
+
+port=18600
+for t in ib_write_bw ib_read_bw ib_send_bw; do
+	for s in 4096 65536; do
+		if command -v "$t" > /dev/null; then
+			check "$t -R $s B x50" perf_run "$t" "$s" 50 "$port"
+		else
+			skip "$t (perftest not installed)"
+		fi
+		port=$((port + 1))
+	done
+done
+for t in ib_write_lat ib_send_lat; do
+	if command -v "$t" > /dev/null; then
+		check "$t -R 64 B x100" perf_run "$t" 64 100 "$port"
+	else
+		skip "$t (perftest not installed)"
+	fi
+	port=$((port + 1))
+done
+down
+
+# ucmatose's server sends first. RFC 5044 has the initiator send first;
+# a responder may do so only in the peer-to-peer model of RFC 6581, after
+# the initiator's RTR. Upstream siw cannot negotiate it, and its
+# initiator fails a connection (CONNECT_ERROR, -EINVAL) whose first FPDU
+# comes in with the MPA Reply; so this runs only where the module can
+# negotiate it (mpa_p2p), reloaded with it.
+if modinfo -p "$ko" 2>/dev/null | grep -q "^mpa_p2p:"; then
+	up "${params[@]}" mpa_p2p=1
+	check "ucmatose, server first (RTR): 2 connections, 10 sends each way" \
+		cmatose_run 7320 10
+	down
+else
+	skip "ucmatose, server first: $what cannot negotiate RTR" \
+		"(RFC 6581), and without it the server may not send first"
+fi
+
+kmemleak_scan
+echo "traffic: ran against $what"
+t_done
