@@ -99,25 +99,43 @@ static int siw_get_port_immutable(struct ib_device *ibdev, u32 port,
 }
 
 /* iWARP's one GID is the port's MAC (or the one we made up for it). */
+/* The 48-bit address the node GUID was made from (addrconf_addr_eui48()) */
+static void siw_guid_to_eui48(__be64 guid, u8 *mac)
+{
+	const u8 *g = (const u8 *)&guid;
+
+	mac[0] = g[0] ^ 0x02;
+	mac[1] = g[1];
+	mac[2] = g[2];
+	mac[3] = g[5];
+	mac[4] = g[6];
+	mac[5] = g[7];
+}
+
 /*
  * rdma_cm finds an iWARP device for an address by its GID, which it
  * takes to be the netdev's hardware address, zero-padded to 16 octets
- * (iw_addr_get_sgid()). Anything else, even a made-up GID for a netdev
- * without a MAC, would make every rdma_cm bind on it fail.
+ * (iw_addr_get_sgid()): report exactly that. A netdev without one (or
+ * with an all-zero one, like loopback) gets the made-up address its node
+ * GUID came from instead: stable and unique, where a zero GID would be
+ * dropped from the core's GID cache anyway.
  */
 static int siw_query_gid(struct ib_device *ibdev, u32 port, int index,
 			 union ib_gid *gid)
 {
 	struct net_device *netdev = to_siw_dev(ibdev)->netdev;
+	unsigned int len;
 
 	if (index != 0)
 		return -EINVAL;
 	memset(gid, 0, sizeof(*gid));
 	rcu_read_lock();
-	memcpy(gid->raw, netdev->dev_addr,
-	       min_t(unsigned int, READ_ONCE(netdev->addr_len),
-		     sizeof(gid->raw)));
+	len = min_t(unsigned int, READ_ONCE(netdev->addr_len),
+		    sizeof(gid->raw));
+	memcpy(gid->raw, netdev->dev_addr, len);
 	rcu_read_unlock();
+	if (!memchr_inv(gid->raw, 0, sizeof(gid->raw)))
+		siw_guid_to_eui48(ibdev->node_guid, gid->raw);
 	return 0;
 }
 
