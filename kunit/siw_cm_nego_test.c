@@ -7,6 +7,8 @@
  * peer-to-peer model and the RTR type the initiator picks, rejects with
  * private data, Terminate codes 5, 6 and 7. Every row runs three times:
  * the frames delivered whole, octet by octet and in 7-octet pieces.
+ * Then the parsers of the module parameters and of a device's knobs,
+ * and the policy a device's knobs make of the module parameters.
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
@@ -568,6 +570,8 @@ static void cm_rtr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->f.state, SIW_CM_CLOSED);
 	KUNIT_EXPECT_TRUE(test, r->done & SIW_CM_A_QP_TERM);
 	KUNIT_EXPECT_EQ(test, r->f.term, SIW_MPA_ERR_NO_RTR);
+	KUNIT_EXPECT_EQ(test, r->f.conn.verdict, SIW_MPA_TERMINATE);
+	KUNIT_EXPECT_EQ(test, r->f.conn.reason, SIW_MPA_WHY_NO_RTR);
 	KUNIT_EXPECT_FALSE(test, r->qp_rts);
 	KUNIT_EXPECT_TRUE(test, cm_up_at(r, 1, SIW_CM_A_UP_ESTABLISHED_BIT));
 	KUNIT_EXPECT_TRUE(test, cm_up_at(r, 3, SIW_CM_A_UP_CLOSE_BIT));
@@ -689,6 +693,115 @@ static void cm_policy_defaults(struct kunit *test)
 		KUNIT_EXPECT_GE(test, pol.tmo.ms[t], 100U);
 }
 
+/* Per-device knobs: "default" or the module parameter's syntax */
+#define DEF	SIW_CM_DEFAULT
+
+struct knob_case {
+	const char *name;
+	enum siw_cm_knob knob;
+	const char *in;
+	int rv;
+	u8 v;
+	const char *out;
+};
+
+static const struct knob_case knob_cases[] = {
+	{ "rev 1", SIW_CM_K_REV, "1", 0, 1, "1" },
+	{ "rev 2, newline", SIW_CM_K_REV, "2\n", 0, 2, "2" },
+	{ "rev 0", SIW_CM_K_REV, "0", -EINVAL, 0, NULL },
+	{ "rev 3", SIW_CM_K_REV, "3", -EINVAL, 0, NULL },
+	{ "rev 258", SIW_CM_K_REV, "258", -EINVAL, 0, NULL },
+	{ "rev default", SIW_CM_K_REV, "default\n", 0, DEF, "default" },
+	{ "rev defaults", SIW_CM_K_REV, "defaults", -EINVAL, 0, NULL },
+	{ "crc off", SIW_CM_K_CRC, "off\n", 0, OFF, "off" },
+	{ "crc allowed", SIW_CM_K_CRC, "allowed", 0, ALW, "allowed" },
+	{ "crc required", SIW_CM_K_CRC, "required", 0, REQ, "required" },
+	{ "crc unknown", SIW_CM_K_CRC, "sometimes", -EINVAL, 0, NULL },
+	{ "crc default", SIW_CM_K_CRC, "default", 0, DEF, "default" },
+	{ "markers Y", SIW_CM_K_MARKERS, "Y\n", 0, 1, "Y" },
+	{ "markers 0", SIW_CM_K_MARKERS, "0", 0, 0, "N" },
+	{ "p2p on", SIW_CM_K_P2P, "on", 0, 1, "Y" },
+	{ "p2p maybe", SIW_CM_K_P2P, "maybe", -EINVAL, 0, NULL },
+	{ "rtr list", SIW_CM_K_RTR, "send,write\n", 0, W | SND, "write,send" },
+	{ "rtr none", SIW_CM_K_RTR, "none", 0, 0, "none" },
+	{ "rtr unknown", SIW_CM_K_RTR, "atomic", -EINVAL, 0, NULL },
+	{ "rtr default", SIW_CM_K_RTR, "default", 0, DEF, "default" },
+	{ "no such knob", SIW_CM_NUM_KNOBS, "1", -EINVAL, 0, NULL },
+};
+
+CM_CASE_DESC(knob_case)
+KUNIT_ARRAY_PARAM(knob, knob_cases, knob_case_desc);
+
+static void cm_parse_knob(struct kunit *test)
+{
+	const struct knob_case *c = test->param_value;
+	char buf[32];
+	u8 v = 0x55;
+
+	KUNIT_EXPECT_EQ(test, siw_cm_knob_parse(c->knob, c->in, &v), c->rv);
+	if (c->rv) {
+		KUNIT_EXPECT_EQ(test, v, 0x55);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, v, c->v);
+	siw_cm_knob_print(c->knob, v, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, c->out);
+}
+
+/*
+ * A device's knobs on top of the module parameters: @set in the order
+ * of enum siw_cm_knob (rev, crc, markers, p2p, rtr), DEF for
+ * "default"; the policy must have @rev (0: the parameter's) and @p2p.
+ */
+struct ovr_case {
+	const char *name;
+	u8 set[SIW_CM_NUM_KNOBS];
+	u8 rev;
+	bool p2p;
+};
+
+static const struct ovr_case ovr_cases[] = {
+	{ "nothing set", { DEF, DEF, DEF, DEF, DEF }, 0, false },
+	{ "rev 1", { 1, DEF, DEF, DEF, DEF }, 1, false },
+	{ "crc off, markers", { DEF, OFF, 1, DEF, DEF }, 0, false },
+	{ "p2p, rev 2, read", { 2, DEF, DEF, 1, R }, 2, true },
+	{ "p2p with rev 1: client-server", { 1, DEF, DEF, 1, W }, 1, false },
+	{ "p2p without RTR: client-server", { 2, DEF, DEF, 1, 0 }, 2, false },
+};
+
+CM_CASE_DESC(ovr_case)
+KUNIT_ARRAY_PARAM(ovr, ovr_cases, ovr_case_desc);
+
+static void cm_policy_overrides(struct kunit *test)
+{
+	const struct ovr_case *c = test->param_value;
+	struct siw_cm_overrides ovr;
+	struct siw_cm_policy base, pol;
+	const u8 *v = c->set;
+	unsigned int k;
+
+	siw_cm_overrides_init(&ovr);
+	for (k = 0; k < SIW_CM_NUM_KNOBS; k++)
+		KUNIT_EXPECT_EQ(test, ovr.val[k], DEF);
+	memcpy(ovr.val, c->set, sizeof(ovr.val));
+	siw_cm_policy_default(&base);
+	siw_cm_policy_build(&pol, &ovr);
+	KUNIT_EXPECT_EQ(test, siw_mpa_policy_check(&pol.mpa), 0);
+	KUNIT_EXPECT_EQ(test, pol.mpa.rev, c->rev ?: base.mpa.rev);
+	KUNIT_EXPECT_EQ(test, pol.mpa.crc,
+			v[SIW_CM_K_CRC] == DEF ? base.mpa.crc : v[SIW_CM_K_CRC]);
+	KUNIT_EXPECT_EQ(test, pol.mpa.markers,
+			v[SIW_CM_K_MARKERS] == DEF ? base.mpa.markers :
+						     !!v[SIW_CM_K_MARKERS]);
+	KUNIT_EXPECT_EQ(test, pol.mpa.rtr,
+			v[SIW_CM_K_RTR] == DEF ? base.mpa.rtr : v[SIW_CM_K_RTR]);
+	if (v[SIW_CM_K_P2P] != DEF)
+		KUNIT_EXPECT_EQ(test, pol.mpa.p2p, c->p2p);
+	KUNIT_EXPECT_EQ(test, pol.mpa.ird_max, base.mpa.ird_max);
+	KUNIT_EXPECT_EQ(test, pol.nodelay, base.nodelay);
+	CM_EXPECT_MEM(test, &pol.tmo, &base.tmo, sizeof(pol.tmo));
+}
+
 static struct kunit_case siw_cm_nego_cases[] = {
 	KUNIT_CASE_PARAM(cm_nego, nego_gen_params),
 	KUNIT_CASE_PARAM(cm_pd, pd_gen_params),
@@ -700,6 +813,8 @@ static struct kunit_case siw_cm_nego_cases[] = {
 	KUNIT_CASE(cm_misuse),
 	KUNIT_CASE(cm_parse_crc),
 	KUNIT_CASE(cm_policy_defaults),
+	KUNIT_CASE_PARAM(cm_parse_knob, knob_gen_params),
+	KUNIT_CASE_PARAM(cm_policy_overrides, ovr_gen_params),
 	{}
 };
 

@@ -26,7 +26,8 @@ static void siw_cep_timeout(struct work_struct *w);
  * @ibdev: its device
  * @initiator: it will connect (else a listener accepted it)
  *
- * The policy is the module parameters' as of now.
+ * The policy is the device's as of now: the module parameters with the
+ * device's knobs applied.
  *
  * Context: process.
  * Returns: the endpoint with two references, the table's and the
@@ -46,7 +47,7 @@ struct siw_cep *siw_cep_alloc(struct ib_device *ibdev, bool initiator)
 	INIT_WORK(&cep->work, siw_cep_work);
 	INIT_DELAYED_WORK(&cep->timer, siw_cep_timeout);
 	cep->ibdev = ibdev;
-	siw_cm_policy_default(&pol);
+	siw_cm_dev_policy(ibdev, &pol);
 	siw_cm_fsm_init(&cep->fsm, initiator, &pol.mpa, &pol.tmo);
 	cep->nodelay = pol.nodelay;
 	if (xa_alloc(&siw_cep_table, &cep->id, cep, xa_limit_31b,
@@ -488,6 +489,17 @@ static void siw_cep_tcp_up(struct siw_cep *cep)
 	siw_cep_step(cep, SIW_CM_EV_TCP_UP, 0);
 }
 
+/*
+ * A request the rules refuse never reaches the consumer, nor the QP
+ * whose attach would trace it: say why here.
+ */
+static void siw_cep_req_refused(struct siw_cep *cep)
+{
+	trace_siw_cm_mpa(cep->id, &cep->fsm.conn);
+	pr_info_ratelimited("siw_cm: cep %u: MPA request refused: %s\n",
+			    cep->id, siw_mpa_reason_name(cep->fsm.conn.reason));
+}
+
 /* The socket changed state or has data, while the CM owns it */
 static void siw_cep_sock_event(struct siw_cep *cep)
 {
@@ -510,6 +522,8 @@ static void siw_cep_sock_event(struct siw_cep *cep)
 	if (cep->fsm.state == SIW_CM_REQ_SENT ||
 	    cep->fsm.state == SIW_CM_AWAIT_REQ) {
 		siw_cep_sock_rx(cep, &st);
+		if (st.ev == SIW_CM_EV_REQ_REFUSE)
+			siw_cep_req_refused(cep);
 		if (st.ev < SIW_CM_NUM_EVENTS) {
 			siw_cep_run(cep, &st, 0);
 			return;

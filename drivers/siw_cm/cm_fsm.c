@@ -520,7 +520,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_cm_fsm_reject);
  * @st: filled with what to do
  *
  * A type we did not offer (or any other FPDU) is answered with a
- * Terminate, code 7 (RFC 6581 section 9.2).
+ * Terminate, code 7 (RFC 6581 section 9.2); @f->conn records it, so that
+ * logs and traces say why.
  *
  * Context: any.
  */
@@ -530,8 +531,12 @@ void siw_cm_fsm_rtr(struct siw_cm_fsm *f, enum siw_mpa_rtr rtr,
 	bool ok = rtr < SIW_MPA_NUM_RTR &&
 		  (f->conn.rtr_accept & SIW_MPA_RTR_F(rtr));
 
-	if (f->state == SIW_CM_AWAIT_RTR && !ok)
+	if (f->state == SIW_CM_AWAIT_RTR && !ok) {
 		f->term = SIW_MPA_ERR_NO_RTR;
+		f->conn.verdict = SIW_MPA_TERMINATE;
+		f->conn.term = SIW_MPA_ERR_NO_RTR;
+		f->conn.reason = SIW_MPA_WHY_NO_RTR;
+	}
 	siw_cm_fsm_step(f, ok ? SIW_CM_EV_RTR : SIW_CM_EV_RTR_BAD, 0, st);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_cm_fsm_rtr);

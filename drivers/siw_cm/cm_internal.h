@@ -171,6 +171,10 @@ void siw_cep_sock_rx(struct siw_cep *cep, struct siw_cm_step *st);
 int siw_cep_sock_tcp_state(struct siw_cep *cep, int *err);
 bool siw_cep_sock_peer_gone(struct siw_cep *cep);
 
+/* cm_dev.c */
+extern const struct attribute_group siw_cm_attr_group;
+void siw_cm_dev_policy(struct ib_device *ibdev, struct siw_cm_policy *pol);
+
 /* cm_listen.c */
 int siw_listener_create(struct iw_cm_id *cm_id, int backlog);
 void siw_listener_destroy(struct iw_cm_id *cm_id);

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Module parameters for the connection policy, and the parsers the
- * parameters and the per-device attributes share.
+ * Module parameters for the connection policy, the per-device knobs
+ * that may replace some of them, and the parsers both share.
  *
- * Each parameter is read once per new endpoint, so a change applies to
- * connections set up after it; none is changed under a live one.
+ * Each parameter, and each knob of the endpoint's device, is read once
+ * per new endpoint, so a change applies to connections set up after it;
+ * none is changed under a live one.
  */
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/kstrtox.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -121,6 +123,160 @@ int siw_cm_rtr_print(u8 mask, char *buf, size_t size)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_cm_rtr_print);
 
+/* Per-device knobs: one row each for parsing, printing and applying */
+
+static int siw_cm_rev_parse(const char *s, u8 *v)
+{
+	u8 rev;
+
+	if (kstrtou8(s, 0, &rev) ||
+	    (rev != SIW_MPA_REV_1 && rev != SIW_MPA_REV_2))
+		return -EINVAL;
+	*v = rev;
+	return 0;
+}
+
+static int siw_cm_rev_print(u8 v, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%u", v);
+}
+
+static void siw_cm_rev_apply(struct siw_mpa_policy *m, u8 v)
+{
+	m->rev = v;
+}
+
+static int siw_cm_crc_knob_parse(const char *s, u8 *v)
+{
+	enum siw_mpa_crc_policy crc;
+	int rv = siw_cm_crc_parse(s, &crc);
+
+	if (!rv)
+		*v = crc;
+	return rv;
+}
+
+static int siw_cm_crc_knob_print(u8 v, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s", siw_cm_crc_name(v));
+}
+
+static void siw_cm_crc_apply(struct siw_mpa_policy *m, u8 v)
+{
+	m->crc = v;
+}
+
+/* As a bool module parameter: kstrtobool() in, Y or N out */
+static int siw_cm_bool_parse(const char *s, u8 *v)
+{
+	bool b;
+	int rv = kstrtobool(s, &b);
+
+	if (!rv)
+		*v = b;
+	return rv;
+}
+
+static int siw_cm_bool_print(u8 v, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%c", v ? 'Y' : 'N');
+}
+
+static void siw_cm_markers_apply(struct siw_mpa_policy *m, u8 v)
+{
+	m->markers = v;
+}
+
+static void siw_cm_p2p_apply(struct siw_mpa_policy *m, u8 v)
+{
+	m->p2p = v;
+}
+
+static void siw_cm_rtr_apply(struct siw_mpa_policy *m, u8 v)
+{
+	m->rtr = v;
+}
+
+/**
+ * struct siw_cm_knob_info - how one knob is read, shown and applied
+ * @parse: the module parameter's syntax to a value (never
+ *	SIW_CM_DEFAULT); 0 or -EINVAL
+ * @print: a value in the same syntax, without a newline
+ * @apply: set the value in an MPA policy
+ */
+struct siw_cm_knob_info {
+	int (*parse)(const char *s, u8 *v);
+	int (*print)(u8 v, char *buf, size_t size);
+	void (*apply)(struct siw_mpa_policy *m, u8 v);
+};
+
+static const struct siw_cm_knob_info siw_cm_knobs[SIW_CM_NUM_KNOBS] = {
+	[SIW_CM_K_REV]	   = { siw_cm_rev_parse, siw_cm_rev_print,
+			       siw_cm_rev_apply },
+	[SIW_CM_K_CRC]	   = { siw_cm_crc_knob_parse, siw_cm_crc_knob_print,
+			       siw_cm_crc_apply },
+	[SIW_CM_K_MARKERS] = { siw_cm_bool_parse, siw_cm_bool_print,
+			       siw_cm_markers_apply },
+	[SIW_CM_K_P2P]	   = { siw_cm_bool_parse, siw_cm_bool_print,
+			       siw_cm_p2p_apply },
+	[SIW_CM_K_RTR]	   = { siw_cm_rtr_parse, siw_cm_rtr_print,
+			       siw_cm_rtr_apply },
+};
+
+/**
+ * siw_cm_knob_parse() - a knob's value from what a user wrote
+ * @k: the knob
+ * @s: "default", or a value in the syntax of the knob's module
+ *	parameter; a trailing newline allowed
+ * @v: set on success: the value, or SIW_CM_DEFAULT for "default"
+ *
+ * Context: any.
+ * Returns: 0 or -EINVAL.
+ */
+int siw_cm_knob_parse(enum siw_cm_knob k, const char *s, u8 *v)
+{
+	if ((unsigned int)k >= SIW_CM_NUM_KNOBS)
+		return -EINVAL;
+	if (sysfs_streq(s, "default")) {
+		*v = SIW_CM_DEFAULT;
+		return 0;
+	}
+	return siw_cm_knobs[k].parse(s, v);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_cm_knob_parse);
+
+/**
+ * siw_cm_knob_print() - a knob's value as a user writes it
+ * @k: the knob
+ * @v: its value, or SIW_CM_DEFAULT
+ * @buf: where the text goes, without a newline
+ * @size: room at @buf
+ *
+ * Context: any.
+ * Returns: characters written, without the terminating NUL.
+ */
+int siw_cm_knob_print(enum siw_cm_knob k, u8 v, char *buf, size_t size)
+{
+	if ((unsigned int)k >= SIW_CM_NUM_KNOBS)
+		return scnprintf(buf, size, "unknown");
+	if (v == SIW_CM_DEFAULT)
+		return scnprintf(buf, size, "default");
+	return siw_cm_knobs[k].print(v, buf, size);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_cm_knob_print);
+
+/**
+ * siw_cm_overrides_init() - every knob follows its module parameter
+ * @ovr: set to SIW_CM_DEFAULT throughout
+ *
+ * Context: any.
+ */
+void siw_cm_overrides_init(struct siw_cm_overrides *ovr)
+{
+	memset(ovr->val, SIW_CM_DEFAULT, sizeof(ovr->val));
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_cm_overrides_init);
+
 /* Module parameters; writes serialise through the kernel's param lock */
 
 static uint mpa_rev = SIW_MPA_REV_2;
@@ -208,17 +364,22 @@ static unsigned int siw_cm_ms(uint v)
 }
 
 /**
- * siw_cm_policy_default() - the policy the module parameters describe
+ * siw_cm_policy_build() - the policy of a new endpoint
  * @pol: filled with it
+ * @ovr: a device's knobs, each replacing its module parameter unless
+ *	SIW_CM_DEFAULT; NULL for the module parameters alone. The caller
+ *	passes a copy it owns: nothing here locks.
  *
  * An inconsistent combination (peer-to-peer with rev 1 or without an
  * RTR type) falls back to the client-server model.
  *
  * Context: any.
  */
-void siw_cm_policy_default(struct siw_cm_policy *pol)
+void siw_cm_policy_build(struct siw_cm_policy *pol,
+			 const struct siw_cm_overrides *ovr)
 {
 	struct siw_mpa_policy *m = &pol->mpa;
+	unsigned int k;
 
 	memset(pol, 0, sizeof(*pol));
 	siw_mpa_policy_init(m);
@@ -229,6 +390,9 @@ void siw_cm_policy_default(struct siw_cm_policy *pol)
 	m->rtr = READ_ONCE(mpa_rtr);
 	m->p2p = READ_ONCE(mpa_p2p);
 	m->ird_max = SIW_CM_IRD_MAX;
+	for (k = 0; ovr && k < SIW_CM_NUM_KNOBS; k++)
+		if (ovr->val[k] != SIW_CM_DEFAULT)
+			siw_cm_knobs[k].apply(m, ovr->val[k]);
 	if (siw_mpa_policy_check(m))
 		m->p2p = false;
 	pol->nodelay = READ_ONCE(tcp_nodelay);
@@ -237,5 +401,19 @@ void siw_cm_policy_default(struct siw_cm_policy *pol)
 	pol->tmo.ms[SIW_CM_T_CONSUMER] = siw_cm_ms(READ_ONCE(accept_timeout_ms));
 	pol->tmo.ms[SIW_CM_T_RTR] = siw_cm_ms(READ_ONCE(rtr_timeout_ms));
 	pol->tmo.ms[SIW_CM_T_CLOSE] = siw_cm_ms(READ_ONCE(close_timeout_ms));
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_cm_policy_build);
+
+/**
+ * siw_cm_policy_default() - the policy the module parameters describe
+ * @pol: filled with it
+ *
+ * As siw_cm_policy_build() for a device that overrides nothing.
+ *
+ * Context: any.
+ */
+void siw_cm_policy_default(struct siw_cm_policy *pol)
+{
+	siw_cm_policy_build(pol, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_cm_policy_default);

@@ -4,6 +4,7 @@
 siw-y += drivers/siw_cm/cm_fsm.o
 siw-y += drivers/siw_cm/cm_names.o
 siw-y += drivers/siw_cm/cm_policy.o
+siw-y += drivers/siw_cm/cm_dev.o
 siw-y += drivers/siw_cm/cm_cep.o
 siw-y += drivers/siw_cm/cm_sock.o
 siw-y += drivers/siw_cm/cm_listen.o

@@ -148,6 +148,7 @@ const struct ib_device_ops siw_cm_ops = {
 	.iw_reject = siw_cm_reject,
 	.iw_create_listen = siw_cm_create_listen,
 	.iw_destroy_listen = siw_cm_destroy_listen,
+	.device_group = &siw_cm_attr_group,
 };
 
 static int siw_cm_client_add(struct ib_device *ibdev)

@@ -10,6 +10,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "siw_cm/siw_cm.h"
 #include "siw_mem.h"
 
 struct siw_parent;
@@ -24,6 +25,7 @@ struct siw_parent;
  * @mtu: last MTU seen on @netdev (netdev notifier context)
  * @parent: our device's parent in sysfs (siw_parent.c)
  * @mem: the STag table (siw_mem.c)
+ * @cm: the connection manager's part: per-device policy knobs
  * @qp_xa: QP number to QP, for iw_get_qp; lookups, insertion and removal
  *	under its own (irq-safe) lock
  * @qp_next: cyclic allocation cursor of @qp_xa
@@ -39,6 +41,7 @@ struct siw_device {
 	u32 dev_id;
 	unsigned int mtu;
 	struct siw_mem_table mem;
+	struct siw_cm_dev cm;
 	struct xarray qp_xa;
 	u32 qp_next;
 	atomic_t nr_qp;

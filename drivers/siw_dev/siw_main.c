@@ -68,6 +68,7 @@ static struct siw_device *siw_device_create(struct net_device *netdev)
 	netdev_hold(netdev, &sdev->netdev_tracker, GFP_KERNEL);
 	sdev->mtu = READ_ONCE(netdev->mtu);
 	siw_mem_table_init(&sdev->mem);
+	siw_cm_dev_init(&sdev->cm);
 	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	sdev->qp_next = 1;
 
