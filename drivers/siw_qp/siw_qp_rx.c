@@ -320,14 +320,17 @@ void siw_rx_start(struct siw_stream *s)
 static void siw_rx_stopped(struct siw_stream *s)
 {
 	struct siw_rdmap_term_info ti;
+	bool term_due = siw_engine_rx_term_info(&s->rx, &ti);
 
-	if (s->rx_rtr_wait) {
+	if (s->rx_rtr_wait && term_due) {
 		/* not an RTR: the CM answers with Terminate code 7 */
 		s->rx_rtr_wait = false;
 		siw_cm_rtr_received(s->cep, SIW_MPA_RTR_NONE);
 		return;
 	}
-	if (siw_engine_rx_term_info(&s->rx, &ti))
+	/* a Terminate from the peer, even in place of the RTR, is never answered */
+	s->rx_rtr_wait = false;
+	if (term_due)
 		siw_stream_fail(s, ti.err, &ti);
 	else
 		siw_stream_fail(s, s->term_err ? s->term_err :
