@@ -52,11 +52,16 @@ static enum siw_ddp_err siw_ddp_msn_check(u32 msn, const struct siw_ddp_uq *q)
 	return SIW_DDP_OK;
 }
 
-/* RFC 5041 7.1 checks 3 and 4, only for segments that carry data */
+/*
+ * RFC 5041 7.1 checks 3 and 4. A segment without data places nothing,
+ * but its MO still counts: on the last segment it makes the message's
+ * length (MO + 0), which must fit the buffer like any other; MO equal
+ * to the buffer's length is a legal empty tail.
+ */
 static enum siw_ddp_err siw_ddp_mo_check(u32 mo, u32 len, u32 buf_len)
 {
 	if (!len)
-		return SIW_DDP_OK;
+		return mo > buf_len ? SIW_DDP_ERR_DDP_U_INVALID_MO : SIW_DDP_OK;
 	if (mo >= buf_len)
 		return SIW_DDP_ERR_DDP_U_INVALID_MO;
 	if (len > buf_len - mo)
