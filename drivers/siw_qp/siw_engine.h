@@ -252,6 +252,8 @@ enum siw_engine_rx_stage {
  * @need: octets of it @keep must hold before the next step
  * @stage: enum siw_engine_rx_stage
  * @buf_bound: the QN 0 message @uq[0].msn has a receive buffer
+ * @tagged_open: a tagged message has begun and its last segment has not
+ *	arrived (its segments may all have been empty so far)
  * @peer_term: the stream stopped on a Terminate from the peer, or on an
  *	error in one: no Terminate is to be answered
  * @keep: the first octets of the current segment
@@ -277,6 +279,7 @@ struct siw_engine_rx {
 	u8 need;
 	u8 stage;
 	bool buf_bound;
+	bool tagged_open;
 	bool peer_term;
 	u8 keep[SIW_ENGINE_RX_KEEP];
 };

@@ -295,6 +295,8 @@ static void siw_rx_tagged_end(struct siw_engine_rx *rx)
 
 	siw_rx_release(rx);
 	rx->msg_len += rx->payload;
+	/* an empty first segment opens the message all the same */
+	rx->tagged_open = !rx->h.last;
 	if (!rx->h.last)
 		return;
 	m.len = rx->msg_len;
@@ -520,8 +522,8 @@ void siw_engine_rx_close(struct siw_engine_rx *rx)
 
 	if (rx->stage == SIW_ENGINE_RXS_STOPPED)
 		return;
-	cut = !siw_mpa_rx_idle(&rx->mpa) || rx->buf_bound || rx->msg_len ||
-	      rx->stage == SIW_ENGINE_RXS_DRAIN;
+	cut = !siw_mpa_rx_idle(&rx->mpa) || rx->buf_bound ||
+	      rx->tagged_open || rx->stage == SIW_ENGINE_RXS_DRAIN;
 	siw_rx_stop(rx, cut ? SIW_DDP_ERR_LLP_CLOSED : SIW_DDP_OK);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_close);
