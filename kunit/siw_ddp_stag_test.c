@@ -239,6 +239,18 @@ static void siw_ddp_stag_rights(struct kunit *test)
 		       &access);
 	req.access = IB_ACCESS_REMOTE_WRITE;
 	siw_ddp_expect(test, siw_ddp_stag_check(&fake_regions[3], &req), &ok);
+	/* either of two rights, as for a Read Response into our own sink */
+	req.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ;
+	siw_ddp_expect(test, siw_ddp_stag_check(&fake_regions[3], &req),
+		       &access);
+	req.access_any = true;
+	siw_ddp_expect(test, siw_ddp_stag_check(&fake_regions[3], &req), &ok);
+	req.stag = ST_RO;
+	req.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	siw_ddp_expect(test, siw_ddp_stag_check(&fake_regions[2], &req),
+		       &access);
+	req.stag = ST_WO;
+	req.access_any = false;
 	/* an unknown use is a local error, not an out-of-bounds read */
 	req.use = 7;
 	KUNIT_EXPECT_EQ(test, siw_ddp_stag_check(&fake_regions[3], &req),

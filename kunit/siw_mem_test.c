@@ -260,6 +260,29 @@ static void mem_invalidate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refcount_read(&um->ref), 1U);
 }
 
+/*
+ * The QP's own consumer invalidates by index: rdma_rw's READ_WITH_INV
+ * names the key before the REG_MR ahead of it bumped it. A peer's Send
+ * with Invalidate must name the current key.
+ */
+static void mem_invalidate_local_old_key(struct kunit *test)
+{
+	struct mem_fixture *f = test->priv;
+	struct siw_mr *fr = fake_mr(test, f->sdev, SIW_MR_FASTREG, &pd_a, true);
+	u32 old = (fr->stag & ~SIW_STAG_KEY_MASK) |
+		  ((fr->stag - 1) & SIW_STAG_KEY_MASK);
+
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a, old, true),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, fr->valid);
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_b, old, false),
+			-EACCES);
+	KUNIT_EXPECT_TRUE(test, fr->valid);
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a, old, false),
+			0);
+	KUNIT_EXPECT_FALSE(test, fr->valid);
+}
+
 /* Fast registration: only when invalid, same index, same PD */
 static void mem_fastreg(struct kunit *test)
 {
@@ -314,6 +337,7 @@ static struct kunit_case siw_mem_cases[] = {
 	KUNIT_CASE(mem_stag_no_reuse),
 	KUNIT_CASE(mem_ddp_lookup),
 	KUNIT_CASE(mem_invalidate),
+	KUNIT_CASE(mem_invalidate_local_old_key),
 	KUNIT_CASE(mem_fastreg),
 	KUNIT_CASE(mem_fastreg_wrong_kind),
 	{}

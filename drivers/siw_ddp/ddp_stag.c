@@ -69,7 +69,8 @@ static enum siw_stag_fault siw_stag_range(const struct siw_ddp_region *r,
 {
 	u64 last, r_last;
 
-	if ((r->access & req->access) != req->access)
+	if (req->access_any ? !(r->access & req->access) :
+	    (r->access & req->access) != req->access)
 		return SIW_STAG_NO_ACCESS;
 	if (check_add_overflow(req->to, (u64)req->len - 1, &last))
 		return SIW_STAG_WRAP;

@@ -34,6 +34,8 @@ static const struct siw_rdmap_opinfo siw_rdmap_ops[SIW_RDMAP_NUM_OPCODES] = {
 	 * The peer writes a Read Response into the sink it was given, so
 	 * iWARP asks the sink STag for remote write access (the reason
 	 * the RDMA core's rw API adds IB_ACCESS_REMOTE_WRITE on iWARP).
+	 * A receiver that matched the response to a Read Request of its
+	 * own may accept local write access instead (siw_fpdu_rx.c).
 	 */
 	[SIW_RDMAP_READ_RESP] = {
 		.name = "RDMA Read Response", TAGGED, ANY_LEN,

@@ -332,6 +332,7 @@ enum siw_ddp_stag_use {
  * @stag: STag as received
  * @len: octets accessed; 0 skips every check but for @use INVALIDATE
  * @access: IB_ACCESS_* bits needed
+ * @access_any: any one of the @access bits suffices
  * @use: enum siw_ddp_stag_use
  */
 struct siw_ddp_stag_req {
@@ -340,6 +341,7 @@ struct siw_ddp_stag_req {
 	u32 stag;
 	u32 len;
 	u32 access;
+	bool access_any;
 	enum siw_ddp_stag_use use;
 };
 

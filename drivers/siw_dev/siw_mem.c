@@ -280,15 +280,16 @@ struct page *siw_mr_page(struct siw_mr *mr, u64 va, unsigned int *pg_off)
  * @sdev: the device
  * @pd: the PD of the QP asking (a Local Invalidate, or a Send with
  *	Invalidate received)
- * @stag: the STag, key included
+ * @stag: the STag; its key counts only when @remote
  * @remote: the peer asks (Send with Invalidate)
  *
  * Once this returns, every later lookup sees the region invalid; the
  * caller reports the completion only after it.
  *
  * Context: any; does not sleep.
- * Returns: 0, -ENOENT (no such index), -EINVAL (wrong key), -EACCES
- * (another PD) or -EPERM (not a fast-registration region).
+ * Returns: 0, -ENOENT (no such index), -EINVAL (the peer's key is not
+ * the current one), -EACCES (another PD) or -EPERM (not a
+ * fast-registration region).
  */
 int siw_mem_invalidate(struct siw_device *sdev, const void *pd, u32 stag,
 		       bool remote)
@@ -300,8 +301,15 @@ int siw_mem_invalidate(struct siw_device *sdev, const void *pd, u32 stag,
 	mr = siw_mr_get(sdev, stag);
 	if (!mr)
 		return -ENOENT;
+	/*
+	 * A peer must name the current key; the QP's own consumer only the
+	 * index (siw_mr_get() found the region by it). 6.1's rdma_rw
+	 * (core/rw.c) fills a READ_WITH_INV's invalidate_rkey before it
+	 * bumps the MR's key for the REG_MR ahead of it, so every such
+	 * request names the previous key.
+	 */
 	spin_lock_irqsave(&mr->lock, flags);
-	if (mr->stag != stag)
+	if (remote && mr->stag != stag)
 		rv = -EINVAL;
 	else if (mr->base.pd != pd)
 		rv = -EACCES;

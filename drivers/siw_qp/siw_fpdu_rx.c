@@ -23,6 +23,7 @@
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
+#include <rdma/ib_verbs.h>
 
 #include "siw_engine.h"
 
@@ -200,6 +201,14 @@ static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
 		err = rx->ops->read_resp(rx->ctx, &rx->h, rx->payload);
 		if (err)
 			return err;
+		/*
+		 * It answers a Read Request of ours, into exactly the sink
+		 * that request named: the consumer's local write access to
+		 * the sink suffices (verbs consumers register Read sinks
+		 * with IB_ACCESS_LOCAL_WRITE alone, rdma_reg_read() does).
+		 */
+		req.access |= IB_ACCESS_LOCAL_WRITE;
+		req.access_any = true;
 	}
 	err = siw_ddp_stag_resolve(&rx->mem, &req, &rx->region);
 	if (!err)
