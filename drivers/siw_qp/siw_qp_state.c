@@ -65,13 +65,21 @@ static const struct siw_qp_rule siw_qp_rules[SIW_QP_NUM_STATES][IB_QPS_ERR + 1] 
 		[IB_QPS_SQD] = R(CLOSING, 0, 0),
 		[IB_QPS_ERR] = TO_ERR,
 	},
+	/*
+	 * A graceful close (SQD, what rdma_disconnect() asks for) of a QP
+	 * whose connection has ended already has nothing left to do: it
+	 * succeeds and changes nothing, so that a consumer disconnecting
+	 * after its peer did is not told it failed.
+	 */
 	[SIW_QP_TERMINATE] = {
 		[IB_QPS_RESET] = TO_RESET,
+		[IB_QPS_SQD] = R(TERMINATE, 0, 0),
 		[IB_QPS_SQE] = R(TERMINATE, 0, 0),
 		[IB_QPS_ERR] = TO_ERR,
 	},
 	[SIW_QP_ERROR] = {
 		[IB_QPS_RESET] = TO_RESET,
+		[IB_QPS_SQD] = R(ERROR, 0, 0),
 		[IB_QPS_ERR] = R(ERROR, SIW_QP_ACT_FLUSH, 0),
 	},
 };
