@@ -307,11 +307,17 @@ static void siw_cep_a_send_frame(struct siw_cep *cep,
 
 /* The QP */
 
+/*
+ * The QP would not send the RTR or go to RTS. Mostly it refused nothing:
+ * the peer's Terminate or close reached it first (the initiator answers
+ * a Reply it cannot take with a Terminate right away), and it reports
+ * the stream's end as it stops. The work item decides after that report
+ * (see siw_cep_qp_refused()), so that only a real refusal is logged.
+ */
 static void siw_cep_qp_failed(struct siw_cep *cep, int rv)
 {
-	pr_warn_ratelimited("siw_cm: cep %u: QP refused the stream: %d\n",
-			    cep->id, rv);
-	siw_cep_kick(cep, SIW_CEP_P_ABORT);
+	WRITE_ONCE(cep->qp_err, rv);
+	siw_cep_kick(cep, SIW_CEP_P_QP_FAILED);
 }
 
 static void siw_cep_a_qp_attach(struct siw_cep *cep,
@@ -500,6 +506,22 @@ static void siw_cep_req_refused(struct siw_cep *cep)
 			    cep->id, siw_mpa_reason_name(cep->fsm.conn.reason));
 }
 
+/*
+ * The peer's Reply had R set: the consumer hears ECONNREFUSED and the
+ * peer may have said why in its private data; say what we asked for
+ */
+static void siw_cep_rep_rejected(struct siw_cep *cep)
+{
+	const struct siw_mpa_policy *p = &cep->fsm.pol;
+
+	trace_siw_cm_mpa(cep->id, &cep->fsm.conn);
+	pr_info_ratelimited("siw_cm: cep %u: the peer rejected our MPA Request (rev %u, CRC %s, markers %s, %s)\n",
+			    cep->id, p->rev,
+			    p->crc == SIW_MPA_CRC_REQUIRED ? "required" : "not asked",
+			    p->markers ? "asked" : "not asked",
+			    p->p2p ? "peer-to-peer" : "client-server");
+}
+
 /* The socket changed state or has data, while the CM owns it */
 static void siw_cep_sock_event(struct siw_cep *cep)
 {
@@ -524,6 +546,8 @@ static void siw_cep_sock_event(struct siw_cep *cep)
 		siw_cep_sock_rx(cep, &st);
 		if (st.ev == SIW_CM_EV_REQ_REFUSE)
 			siw_cep_req_refused(cep);
+		else if (st.ev == SIW_CM_EV_REP_REJECT)
+			siw_cep_rep_rejected(cep);
 		if (st.ev < SIW_CM_NUM_EVENTS) {
 			siw_cep_run(cep, &st, 0);
 			return;
@@ -531,6 +555,16 @@ static void siw_cep_sock_event(struct siw_cep *cep)
 	}
 	if (siw_cep_sock_peer_gone(cep) || cep->llp_err)
 		siw_cep_step(cep, SIW_CM_EV_LLP_CLOSED, 0);
+}
+
+/* After SIW_CEP_P_LLP_CLOSED: was the QP's failure the stream's end? */
+static void siw_cep_qp_refused(struct siw_cep *cep)
+{
+	if (cep->fsm.state == SIW_CM_CLOSED)
+		return;
+	pr_warn_ratelimited("siw_cm: cep %u: QP refused the stream: %d\n",
+			    cep->id, READ_ONCE(cep->qp_err));
+	siw_cep_step(cep, SIW_CM_EV_ABORT, 0);
 }
 
 static void siw_cep_rtr(struct siw_cep *cep)
@@ -554,6 +588,8 @@ static void siw_cep_work(struct work_struct *w)
 		siw_cep_rtr(cep);
 	if (test_and_clear_bit(SIW_CEP_P_LLP_CLOSED, &cep->pending))
 		siw_cep_step(cep, SIW_CM_EV_LLP_CLOSED, 0);
+	if (test_and_clear_bit(SIW_CEP_P_QP_FAILED, &cep->pending))
+		siw_cep_qp_refused(cep);
 	if (test_and_clear_bit(SIW_CEP_P_DISCONNECT, &cep->pending))
 		siw_cep_step(cep, SIW_CM_EV_DISCONNECT, 0);
 	if (test_and_clear_bit(SIW_CEP_P_ABORT, &cep->pending))

@@ -38,6 +38,9 @@ enum siw_cep_pending {
 	SIW_CEP_P_DISCONNECT,	/* the QP was moved to SQD/CLOSING */
 	SIW_CEP_P_ABORT,	/* the QP was moved to ERROR */
 	SIW_CEP_P_RTR,		/* the QP saw the first FPDU: @rtr */
+	SIW_CEP_P_QP_FAILED,	/* the QP would not send the RTR or go
+				 * to RTS: @qp_err
+				 */
 	SIW_CEP_P_DESTROY,	/* device or listener goes away */
 };
 
@@ -65,6 +68,7 @@ enum siw_cep_pending {
  * @pending: enum siw_cep_pending bits, set from any context
  * @rtr: for SIW_CEP_P_RTR: the message the QP saw
  * @llp_err: for SIW_CEP_P_LLP_CLOSED: why
+ * @qp_err: for SIW_CEP_P_QP_FAILED: what the QP returned
  * @tseq: bumped by every transition; the timer fires for one value only
  * @tseq_armed: @tseq when the timer was armed
  * @work: processes @pending
@@ -91,6 +95,7 @@ struct siw_cep {
 	unsigned long pending;
 	enum siw_mpa_rtr rtr;
 	int llp_err;
+	int qp_err;
 	u32 tseq;
 	u32 tseq_armed;
 	struct work_struct work;

@@ -107,10 +107,19 @@ static void siw_listener_work(struct work_struct *w)
 	struct siw_lsock *ls;
 	struct socket *sock;
 
+	/*
+	 * A connection still in a listening socket's accept queue carries
+	 * our callback (see siw_lsock_child_reset()), so data it receives
+	 * queues this work even after destroy has cancelled it; destroy is
+	 * then freeing @socks.
+	 */
+	if (READ_ONCE(lsn->dead))
+		goto out;
 	list_for_each_entry(ls, &lsn->socks, entry)
 		while (!READ_ONCE(lsn->dead) &&
 		       !kernel_accept(ls->sock, &sock, O_NONBLOCK))
 			siw_listener_new_conn(lsn, ls, sock);
+out:
 	siw_listener_put(lsn);
 }
 
