@@ -47,7 +47,15 @@ struct siw_device {
 	atomic_t nr_qp;
 	atomic_t nr_cq;
 	atomic_t nr_srq;
+	unsigned long flags;
 };
+
+/* siw_device.flags */
+enum {
+	SIW_DEV_UNREG_QUEUED,	/* siw_device_unregister() ran */
+};
+
+void siw_device_unregister(struct siw_device *sdev);
 
 /**
  * struct siw_ucontext - a user process's context on the device

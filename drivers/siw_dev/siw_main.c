@@ -10,6 +10,7 @@
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
 #include <linux/rtnetlink.h>
+#include <rdma/iw_cm.h>
 #include <rdma/rdma_netlink.h>
 
 #include "siw_cm/siw_cm.h"
@@ -81,6 +82,12 @@ static struct siw_device *siw_device_create(struct net_device *netdev)
 	       sizeof("siw software iWARP"));
 	memcpy(sdev->base.iw_ifname, netdev->name, sizeof(sdev->base.iw_ifname));
 	/*
+	 * Our sockets are the host stack's: a port iwpmd mapped would be
+	 * taken twice. iw_cm then registers each address with iwpmd
+	 * unmapped.
+	 */
+	sdev->base.iw_driver_flags = IW_F_NO_PORT_MAP;
+	/*
 	 * The provider rings the send queue's doorbell with the legacy
 	 * post_send write command, which uverbs offers only when asked.
 	 */
@@ -106,6 +113,23 @@ static void siw_dealloc_driver(struct ib_device *ibdev)
 static const struct ib_device_ops siw_dealloc_ops = {
 	.dealloc_driver = siw_dealloc_driver,
 };
+
+/**
+ * siw_device_unregister() - queue the device's unregistration, once
+ * @sdev: the device, registered
+ *
+ * Both the netdev notifier and siw_newlink() may find the netdev gone;
+ * only the first of them may queue the unregistration (the core warns
+ * on a second one, which may also find the device freed).
+ *
+ * Context: RTNL held (it orders the two callers).
+ */
+void siw_device_unregister(struct siw_device *sdev)
+{
+	ASSERT_RTNL();
+	if (!test_and_set_bit(SIW_DEV_UNREG_QUEUED, &sdev->flags))
+		ib_unregister_device_queued(&sdev->base);
+}
 
 static int siw_newlink(const char *name, struct net_device *netdev)
 {
@@ -136,29 +160,36 @@ static int siw_newlink(const char *name, struct net_device *netdev)
 	if (rv)
 		goto err_dealloc;
 
+	/*
+	 * Once registered, the device may be unregistered and freed by the
+	 * notifier at any time: hold its memory until we are done with it
+	 */
+	get_device(&sdev->base.dev);
 	/* NULL DMA device: the core's virtual DMA ops, we are software */
 	rv = ib_register_device(&sdev->base, name, NULL);
-	if (rv)
+	if (rv) {
+		put_device(&sdev->base.dev);
 		goto err_dealloc;
+	}
 
 	/*
 	 * The RDMA core calls us without RTNL. If the netdev's unregistration
 	 * began before we were registered, our notifier did not find us and
-	 * the netdev would wait forever for the reference we hold. Under
-	 * RTNL the state is stable: a netdev still registered here will
-	 * notify us when it goes.
+	 * the netdev would wait forever for the reference we hold; if it
+	 * began after, the notifier queued our unregistration already.
+	 * Under RTNL the state is stable: a netdev still registered here
+	 * will notify us when it goes.
 	 */
 	rtnl_lock();
 	gone = netdev->reg_state != NETREG_REGISTERED;
 	if (gone)
-		ib_unregister_device_queued(&sdev->base);
+		siw_device_unregister(sdev);
 	rtnl_unlock();
-	if (gone)
-		return -ENODEV;
-
-	siw_port_event(sdev, siw_netdev_is_up(netdev) ?
-		       IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
-	return 0;
+	if (!gone)
+		siw_port_event(sdev, siw_netdev_is_up(netdev) ?
+			       IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
+	put_device(&sdev->base.dev);
+	return gone ? -ENODEV : 0;
 
 err_dealloc:
 	/* ib_dealloc_device() runs dealloc_driver, which drops our refs */

@@ -63,7 +63,7 @@ static int siw_netdev_event(struct notifier_block *nb, unsigned long event,
 		 * Removal runs from a work item: we hold RTNL here, and
 		 * unregistration waits for users that may need it.
 		 */
-		ib_unregister_device_queued(ibdev);
+		siw_device_unregister(sdev);
 		break;
 	default:
 		break;
