@@ -217,6 +217,17 @@ int siw_srq_take(struct siw_srq *srq, struct siw_wqe *wqe);
 void siw_qp_sq_kick(struct siw_qp *qp);
 
 /**
+ * siw_qp_sq_send() - a process rang the doorbell of its QP in RTS
+ * @qp: the QP
+ *
+ * Like siw_qp_sq_kick(), but an idle stream sends the first FPDU from
+ * the calling thread.
+ *
+ * Context: process (the doorbell's system call); no lock held. May sleep.
+ */
+void siw_qp_sq_send(struct siw_qp *qp);
+
+/**
  * siw_qp_engine_stop() - the QP left RTR/RTS: stop transmitting and
  *	receiving, complete the work request in progress (if any) with
  *	IB_WC_WR_FLUSH_ERR through siw_sq_complete()/siw_rq_complete()

@@ -73,14 +73,14 @@ static bool siw_wq_drain(struct siw_qp *qp, struct siw_wq *wq, bool sq,
 
 		if (!siw_wq_posted(e))
 			break;
-		if (cq) {
-			src.id = READ_ONCE(e->id);
-			src.opcode = sq ? siw_wqe_flush_opcode(READ_ONCE(e->opcode)) :
-					  SIW_OP_RECEIVE;
-			signal |= siw_cq_post(cq, &src) > 0;
-		}
+		src.id = READ_ONCE(e->id);
+		src.opcode = sq ? siw_wqe_flush_opcode(READ_ONCE(e->opcode)) :
+				  SIW_OP_RECEIVE;
+		/* the slot is free before its completion can be seen */
 		siw_wq_release(e);
 		wq->get++;
+		if (cq)
+			signal |= siw_cq_post(cq, &src) > 0;
 	}
 	return signal;
 }
@@ -155,7 +155,12 @@ static void siw_qp_after_post(struct siw_qp *qp, enum siw_qp_state s,
 /* The provider's doorbell: post_send without work requests */
 static int siw_qp_doorbell(struct siw_qp *qp)
 {
-	siw_qp_after_post(qp, READ_ONCE(qp->state), true);
+	enum siw_qp_state s = READ_ONCE(qp->state);
+
+	if (s == SIW_QP_RTS)
+		siw_qp_sq_send(qp);
+	else
+		siw_qp_after_post(qp, s, true);
 	return 0;
 }
 
@@ -406,10 +411,15 @@ void siw_sq_complete(struct siw_qp *qp, enum ib_wc_status status, u32 bytes)
 			 (READ_ONCE(e->flags) & SIW_WQE_SIGNALLED);
 		src.id = READ_ONCE(e->id);
 		src.opcode = siw_wqe_flush_opcode(READ_ONCE(e->opcode));
-		if (report)
-			signal = siw_cq_post(qp->scq, &src) > 0;
+		/*
+		 * Hand the slot back before the completion is visible: a
+		 * process polls its CQ in shared memory and may post into
+		 * the slot the moment it sees the completion.
+		 */
 		siw_wq_release(e);
 		qp->sq.get++;
+		if (report)
+			signal = siw_cq_post(qp->scq, &src) > 0;
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (signal)

@@ -10,12 +10,20 @@
  * requests complete in order once they are on the socket (a READ once
  * its last response arrived), from this work item only.
  *
- * Payload is described page by page (siw_mr_page()); TCP copies it when
- * sendmsg runs, so a buffer may be reused as soon as its work request
- * completed.
+ * Payload is described page by page (siw_mr_page()). A message of at
+ * least zcopy_min octets hands its pages to TCP by reference (sendpage,
+ * or MSG_SPLICE_PAGES where sendpage is gone); TCP holds a page
+ * reference until the peer acknowledged the octets. Such a work request
+ * completes only once the peer's TCP acknowledged its last octet, so
+ * that the consumer never rewrites a buffer TCP may still retransmit.
+ * Smaller messages, slab pages (which must not be spliced) and the
+ * framing (headers, markers, pad and CRC, from the stream's own buffer)
+ * are copied, and complete once on the socket.
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
+#include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/uio.h>
 #include <net/tcp.h>
 
@@ -24,6 +32,28 @@
 
 /* FPDUs one run of the work item sends before it lets others run */
 #define SIW_TX_BUDGET	128
+
+/*
+ * Steps a process's doorbell takes itself (siw_tx_direct()): start a
+ * READ (a step that cuts nothing), cut and push the first FPDU, then
+ * look for the next message
+ */
+#define SIW_TX_DIRECT_BUDGET	4
+
+static bool tx_direct = true;
+module_param(tx_direct, bool, 0644);
+MODULE_PARM_DESC(tx_direct,
+		 "A process's doorbell sends the first FPDU of an idle QP itself instead of waking the transmit work (default Y)");
+
+static bool zcopy_tx = true;
+module_param(zcopy_tx, bool, 0644);
+MODULE_PARM_DESC(zcopy_tx,
+		 "Hand the payload pages of large messages to TCP without a copy (default Y)");
+
+static uint zcopy_min = 16384;
+module_param(zcopy_min, uint, 0644);
+MODULE_PARM_DESC(zcopy_min,
+		 "Smallest message, in octets, sent without a copy (default 16384)");
 
 static void siw_tx_put_mrs(struct siw_stream *s)
 {
@@ -89,8 +119,35 @@ static void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status)
 	r = &s->sq_rec[s->wqe_seq & s->sq_mask];
 	r->status = status;
 	r->bytes = s->wqe_bytes;
+	if (status == IB_WC_SUCCESS && s->tx_zc_used) {
+		/* only this work item queues data on the socket */
+		r->zc = true;
+		r->end_seq = READ_ONCE(tcp_sk(s->sock->sk)->write_seq);
+	}
 	r->done = true;
 	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/* The peer's TCP acknowledged every octet before @seq */
+static bool siw_tx_acked(struct siw_stream *s, u32 seq)
+{
+	return !before(READ_ONCE(tcp_sk(s->sock->sk)->snd_una), seq);
+}
+
+/*
+ * The oldest work request waits for the peer to acknowledge @seq: have
+ * the socket's write-space callback, which TCP calls on each incoming
+ * acknowledgment while SOCK_NOSPACE is set, queue the work then.
+ * Returns true if the acknowledgment came meanwhile.
+ */
+static bool siw_tx_zc_wait(struct siw_stream *s, u32 seq)
+{
+	WRITE_ONCE(s->zc_seq, seq);
+	WRITE_ONCE(s->zc_waiting, true);
+	set_bit(SOCK_NOSPACE, &s->sock->flags);
+	/* pairs with the barrier of tcp_check_space() */
+	smp_mb__after_atomic();
+	return siw_tx_acked(s, seq);
 }
 
 /* Complete, in order, every work request at the head that is done */
@@ -103,12 +160,18 @@ static bool siw_tx_retire(struct siw_stream *s)
 
 	for (;;) {
 		spin_lock_irqsave(&s->lock, flags);
-		if (s->sq_head == s->sq_next ||
-		    !s->sq_rec[s->sq_head & s->sq_mask].done) {
+		r = s->sq_rec[s->sq_head & s->sq_mask];
+		if (s->sq_head == s->sq_next || !r.done) {
 			spin_unlock_irqrestore(&s->lock, flags);
+			WRITE_ONCE(s->zc_waiting, false);
 			break;
 		}
-		r = s->sq_rec[s->sq_head & s->sq_mask];
+		if (r.zc && !siw_tx_acked(s, r.end_seq)) {
+			spin_unlock_irqrestore(&s->lock, flags);
+			if (siw_tx_zc_wait(s, r.end_seq))
+				continue;
+			break;
+		}
 		memset(&s->sq_rec[s->sq_head & s->sq_mask], 0, sizeof(r));
 		s->sq_head++;
 		spin_unlock_irqrestore(&s->lock, flags);
@@ -168,12 +231,46 @@ static u64 siw_tx_range_segs(u32 len)
 	return (len >> PAGE_SHIFT) + 2;
 }
 
-/* The payload of a Send or Write work request, checked for local read */
-static int siw_tx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
+/*
+ * Look every SGE of the work request in progress up with @access; with
+ * @n, keep the regions referenced in s->tx_mr and describe the octets as
+ * page segments from s->seg[*n]. Sets s->wqe_bytes.
+ */
+static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 {
 	struct siw_wqe *w = &s->wqe;
 	enum siw_mem_err err;
 	struct siw_mr *mr;
+	u32 i;
+	int rv;
+
+	s->wqe_bytes = 0;
+	for (i = 0; i < w->num_sge; i++) {
+		if (!w->sge[i].length)
+			continue;
+		mr = siw_mr_get_local(s->qp->sdev, s->qp->base.pd,
+				      w->sge[i].lkey, w->sge[i].laddr,
+				      w->sge[i].length, access, &err);
+		if (!mr)
+			return -EACCES;
+		if (!n) {
+			siw_mr_put(mr);
+		} else {
+			s->tx_mr[s->tx_nmr++] = mr;
+			rv = siw_tx_add_range(s, mr, w->sge[i].laddr,
+					      w->sge[i].length, n);
+			if (rv)
+				return rv;
+		}
+		s->wqe_bytes += w->sge[i].length;
+	}
+	return 0;
+}
+
+/* The payload of a Send or Write work request, checked for local read */
+static int siw_tx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
+{
+	struct siw_wqe *w = &s->wqe;
 	u64 need = 0;
 	u32 i, n = 0;
 	int rv;
@@ -190,24 +287,10 @@ static int siw_tx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
 	for (i = 0; i < w->num_sge; i++)
 		need += siw_tx_range_segs(w->sge[i].length);
 	rv = siw_tx_seg_reserve(s, need);
+	if (!rv)
+		rv = siw_tx_sges(s, 0, &n);
 	if (rv)
 		return rv;
-	s->wqe_bytes = 0;
-	for (i = 0; i < w->num_sge; i++) {
-		if (!w->sge[i].length)
-			continue;
-		mr = siw_mr_get_local(s->qp->sdev, s->qp->base.pd,
-				      w->sge[i].lkey, w->sge[i].laddr,
-				      w->sge[i].length, 0, &err);
-		if (!mr)
-			return -EACCES;
-		s->tx_mr[s->tx_nmr++] = mr;
-		rv = siw_tx_add_range(s, mr, w->sge[i].laddr, w->sge[i].length,
-				      &n);
-		if (rv)
-			return rv;
-		s->wqe_bytes += w->sge[i].length;
-	}
 	*sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = n };
 	return 0;
 }
@@ -221,30 +304,14 @@ static u8 siw_tx_send_opcode(const struct siw_wqe *w)
 	return se ? SIW_RDMAP_SEND_SE : SIW_RDMAP_SEND;
 }
 
-/* Every sink SGE of a READ must take the Read Responses: RFC 5040 asks
- * the sink STag for remote write access as well as local
+/*
+ * Every sink SGE of a READ must take the Read Responses: local write
+ * access suffices, as the receive path accepts a response only into the
+ * sink of the Read Request it answers
  */
 static int siw_tx_read_check(struct siw_stream *s)
 {
-	const u32 access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
-	struct siw_wqe *w = &s->wqe;
-	enum siw_mem_err err;
-	struct siw_mr *mr;
-	u32 i;
-
-	s->wqe_bytes = 0;
-	for (i = 0; i < w->num_sge; i++) {
-		if (!w->sge[i].length)
-			continue;
-		mr = siw_mr_get_local(s->qp->sdev, s->qp->base.pd,
-				      w->sge[i].lkey, w->sge[i].laddr,
-				      w->sge[i].length, access, &err);
-		if (!mr)
-			return -EACCES;
-		siw_mr_put(mr);
-		s->wqe_bytes += w->sge[i].length;
-	}
-	return 0;
+	return siw_tx_sges(s, IB_ACCESS_LOCAL_WRITE, NULL);
 }
 
 static bool siw_tx_orq_full(struct siw_stream *s)
@@ -389,6 +456,8 @@ static int siw_tx_start_wqe(struct siw_stream *s)
 		break;
 	}
 	rv = siw_tx_wqe_sgl(s, &msg.sgl);
+	s->tx_zc = zcopy_tx && !(w->flags & SIW_WQE_INLINE) &&
+		   s->wqe_bytes >= zcopy_min;
 	if (!rv)
 		rv = siw_engine_tx_msg(&s->tx, &msg);
 	if (rv) {
@@ -426,6 +495,8 @@ static int siw_tx_start_rresp(struct siw_stream *s)
 	msg.stag = rr->sink_stag;
 	msg.to = rr->sink_to;
 	msg.sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = n };
+	/* no completion waits for it: TCP's page references suffice */
+	s->tx_zc = zcopy_tx && rr->len >= zcopy_min;
 	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
 }
 
@@ -542,6 +613,8 @@ static void siw_tx_msg_sent(struct siw_stream *s)
 		break;
 	}
 	s->tx_kind = SIW_TX_IDLE;
+	s->tx_zc = false;
+	s->tx_zc_used = false;
 }
 
 static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
@@ -561,34 +634,106 @@ static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
 	bv->bv_len = p->len - skip;
 }
 
-/* Hand the rest of the FPDU to TCP. Returns 0 once all of it went */
+/* May this piece go to TCP by reference? */
+static bool siw_tx_piece_zc(const struct siw_stream *s,
+			    const struct siw_engine_seg *p)
+{
+	return s->tx_zc && p->kind == SIW_ENGINE_SEG_PAGE &&
+	       sendpage_ok(p->page);
+}
+
+/* Queue a page by reference; the socket is locked */
+static int siw_tx_page_locked(struct sock *sk, struct page *page,
+			      unsigned int off, size_t len, int flags)
+{
+#ifdef MSG_SPLICE_PAGES	/* sendpage is gone */
+	struct msghdr msg = { .msg_flags = flags | MSG_SPLICE_PAGES };
+	struct bio_vec bv;
+
+	bvec_set_page(&bv, page, len, off);
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bv, 1, len);
+	return tcp_sendmsg_locked(sk, &msg, len);
+#else
+	if (flags & MSG_MORE)
+		flags |= MSG_SENDPAGE_NOTLAST;
+	return tcp_sendpage_locked(sk, page, off, len, flags);
+#endif
+}
+
+/*
+ * Hand the rest of the FPDU to TCP under one hold of the socket's lock:
+ * runs of copied pieces in one sendmsg each, pages by reference one at a
+ * time. Returns 0 once all of it went, -EAGAIN if the send buffer
+ * filled, or another -errno.
+ */
 static int siw_tx_push(struct siw_stream *s)
 {
+	const int base = MSG_DONTWAIT | MSG_NOSIGNAL;
 	struct bio_vec bv[SIW_ENGINE_TX_PIECES];
-	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 	struct siw_engine_txd *d = &s->txd;
-	u32 skip = s->tx_off, total = 0;
-	unsigned int i, n = 0;
-	int rv;
+	struct sock *sk = s->sock->sk;
+	const struct siw_engine_seg *p;
+	u32 skip = s->tx_off, total;
+	unsigned int i = 0, n;
+	struct msghdr msg;
+	int rv = 0, more;
 
-	for (i = 0; i < d->n; i++) {
-		if (skip >= d->piece[i].len) {
-			skip -= d->piece[i].len;
+	/* skip what went already */
+	while (i < d->n && skip >= d->piece[i].len)
+		skip -= d->piece[i++].len;
+
+	lock_sock(sk);
+	while (i < d->n) {
+		p = &d->piece[i];
+		if (siw_tx_piece_zc(s, p)) {
+			total = p->len - skip;
+			more = (i + 1 < d->n || !d->last) ? MSG_MORE : 0;
+			rv = siw_tx_page_locked(sk, p->page, p->off + skip,
+						total, base | more);
+			if (rv > 0) {
+				s->tx_off += rv;
+				s->tx_zc_used = true;
+			}
+			if (rv < 0 || rv < total)
+				break;
+			i++;
+			skip = 0;
 			continue;
 		}
-		siw_tx_bvec(&d->piece[i], skip, &bv[n]);
-		total += bv[n++].bv_len;
-		skip = 0;
+		/* a run of pieces to copy */
+		n = 0;
+		total = 0;
+		while (i < d->n && !siw_tx_piece_zc(s, &d->piece[i])) {
+			siw_tx_bvec(&d->piece[i++], skip, &bv[n]);
+			total += bv[n++].bv_len;
+			skip = 0;
+		}
+		/* more of the same message follows at once */
+		more = (i < d->n || !d->last) ? MSG_MORE : 0;
+		msg = (struct msghdr){ .msg_flags = base | more };
+		iov_iter_bvec(&msg.msg_iter, WRITE, bv, n, total);
+		rv = tcp_sendmsg_locked(sk, &msg, total);
+		if (rv > 0)
+			s->tx_off += rv;
+		if (rv < 0 || rv < total)
+			break;
 	}
-	/* more of the same message follows at once */
-	if (!d->last)
-		msg.msg_flags |= MSG_MORE;
-	iov_iter_bvec(&msg.msg_iter, WRITE, bv, n, total);
-	rv = sock_sendmsg(s->sock, &msg);
-	if (rv < 0)
+	release_sock(sk);
+	if (rv < 0 && rv != -EAGAIN)
 		return rv;
-	s->tx_off += rv;
 	return s->tx_off < d->wire_len ? -EAGAIN : 0;
+}
+
+/*
+ * The send buffer is full: the write-space callback resumes once there
+ * is room. Returns true if there is room already.
+ */
+static bool siw_tx_block(struct siw_stream *s)
+{
+	WRITE_ONCE(s->tx_blocked, true);
+	/* pairs with the barrier of tcp_check_space() */
+	smp_mb();
+	return sk_stream_is_writeable(s->sock->sk);
 }
 
 /* Cut the next FPDU of the message in progress, or start a message */
@@ -625,25 +770,30 @@ static void siw_tx_local_error(struct siw_stream *s, int rv)
 	siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC, NULL);
 }
 
-/**
- * siw_tx_work() - the transmit work item of a stream
- * @w: &struct siw_stream.tx_work
- *
- * Context: process (the siw_tx workqueue); never waits for the socket.
+/*
+ * Send up to @budget steps (a work request started, an FPDU cut or
+ * pushed), @tx_mutex held; queue the work for what is left
  */
-void siw_tx_work(struct work_struct *w)
+static void siw_tx_run(struct siw_stream *s, int budget)
 {
-	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
-	int budget = SIW_TX_BUDGET, rv = 0;
+	int rv = 0;
 
+	lockdep_assert_held(&s->tx_mutex);
+	WRITE_ONCE(s->tx_blocked, false);
 	while (budget--) {
 		if (siw_stream_stopped(s) && !READ_ONCE(s->term_pending) &&
 		    s->tx_kind != SIW_TX_TERM)
 			break;
 		if (s->tx_fpdu) {
 			rv = siw_tx_push(s);
-			if (rv == -EAGAIN)
+			if (rv == -EAGAIN) {
+				if (siw_tx_retire(s))
+					siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC,
+							NULL);
+				if (siw_tx_block(s))
+					siw_stream_kick(s);
 				return;
+			}
 			if (rv) {
 				siw_stream_closed(s, rv);
 				return;
@@ -672,4 +822,48 @@ void siw_tx_work(struct work_struct *w)
 		 READ_ONCE(s->qp->state) == SIW_QP_RTS &&
 		 !(s->wqe.flags & SIW_WQE_READ_FENCE) && !siw_tx_orq_full(s))
 		siw_stream_kick(s);
+}
+
+/**
+ * siw_tx_work() - the transmit work item of a stream
+ * @w: &struct siw_stream.tx_work
+ *
+ * Context: process (the siw_tx workqueue); never waits for the socket,
+ * only for a doorbell's siw_tx_direct() to finish.
+ */
+void siw_tx_work(struct work_struct *w)
+{
+	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
+
+	mutex_lock(&s->tx_mutex);
+	siw_tx_run(s, SIW_TX_BUDGET);
+	mutex_unlock(&s->tx_mutex);
+}
+
+/**
+ * siw_tx_direct() - a process rang its doorbell: send from its thread
+ * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_send()
+ *
+ * If the stream is idle, a message that fits one FPDU goes out without
+ * waking the work item, which saves a context switch per message on
+ * the latency path; the rest of a longer message, and further messages,
+ * are left to the work, as is everything while a message is under way.
+ * Releases @s->tx_mutex.
+ *
+ * Context: process (a system call); no lock held but @s->tx_mutex.
+ */
+void siw_tx_direct(struct siw_stream *s)
+{
+	if (READ_ONCE(tx_direct) && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
+		siw_tx_run(s, SIW_TX_DIRECT_BUDGET);
+	else
+		siw_stream_kick(s);
+	/*
+	 * mutex_unlock() may still touch the mutex after the detach that
+	 * waits for it took it; the stream is freed only after a grace
+	 * period (siw_stream_free())
+	 */
+	rcu_read_lock();
+	mutex_unlock(&s->tx_mutex);
+	rcu_read_unlock();
 }

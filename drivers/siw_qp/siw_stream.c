@@ -10,6 +10,7 @@
  * and then waits for the transmit work, so nothing touches a stream after
  * it is freed.
  */
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <net/tcp.h>
@@ -79,6 +80,18 @@ void siw_stream_closed(struct siw_stream *s, int err)
 	s->closed_told = true;
 	s->stopped = true;
 	spin_unlock_irqrestore(&s->lock, flags);
+	/*
+	 * An initiator that cannot take what our MPA Reply asked for can
+	 * only close; one without marker support (upstream siw) does so
+	 * for markers. Say so: nothing else would tell why.
+	 */
+	if (tell && !s->initiator && s->conn.rx_markers &&
+	    !READ_ONCE(s->rx.mpa.pos))
+		pr_info_ratelimited("siw: QP %u: the initiator closed the connection without sending an FPDU; our MPA Reply asked for markers, which it may not support\n",
+				    s->qp->base.qp_num);
+	if (tell && err)
+		pr_info_ratelimited("siw: QP %u: connection lost: %d\n",
+				    s->qp->base.qp_num, err);
 	if (tell)
 		siw_cm_llp_closed(s->cep, err);
 }
@@ -172,7 +185,10 @@ static void siw_sk_write_space(struct sock *sk)
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
-	if (s && sk_stream_is_writeable(sk)) {
+	if (s && ((READ_ONCE(s->tx_blocked) && sk_stream_is_writeable(sk)) ||
+		  (READ_ONCE(s->zc_waiting) &&
+		   !before(READ_ONCE(tcp_sk(sk)->snd_una),
+			   READ_ONCE(s->zc_seq))))) {
 		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		siw_stream_kick(s);
 	}
@@ -239,7 +255,8 @@ static void siw_stream_free(struct siw_stream *s)
 	kfree(s->orq);
 	kfree(s->irq);
 	kfree(s->sq_rec);
-	kfree(s);
+	/* a doorbell may still be inside mutex_unlock(): see siw_tx_direct() */
+	kfree_rcu(s, rcu);
 }
 
 static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
@@ -264,6 +281,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	}
 	s->qp = qp;
 	spin_lock_init(&s->lock);
+	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, siw_tx_work);
 	return s;
 }
@@ -282,8 +300,16 @@ static void siw_stream_stop(struct siw_stream *s)
 	s->stopped = true;
 	s->term_pending = false;
 	spin_unlock_irqrestore(&s->lock, flags);
+	/*
+	 * A doorbell's siw_tx_direct() may still run and queue the work:
+	 * wait for it first. One that starts later sees @stopped.
+	 */
+	mutex_lock(&s->tx_mutex);
+	mutex_unlock(&s->tx_mutex);
 	cancel_work_sync(&s->tx_work);
+	mutex_lock(&s->tx_mutex);
 	siw_tx_release(s);
+	mutex_unlock(&s->tx_mutex);
 	lock_sock(sk);
 	siw_rx_release(s);
 	release_sock(sk);
@@ -429,6 +455,26 @@ void siw_qp_sq_kick(struct siw_qp *qp)
 	if (qp->engine)
 		siw_stream_kick(qp->engine);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
+}
+
+void siw_qp_sq_send(struct siw_qp *qp)
+{
+	struct siw_stream *s;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	s = qp->engine;
+	/*
+	 * Taken under state_lock, the mutex keeps the stream alive until
+	 * siw_tx_direct() lets go: detach waits for it
+	 */
+	if (s && !mutex_trylock(&s->tx_mutex)) {
+		siw_stream_kick(s);
+		s = NULL;
+	}
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (s)
+		siw_tx_direct(s);
 }
 
 void siw_qp_engine_stop(struct siw_qp *qp)

@@ -7,10 +7,11 @@
  * FPDUs on the socket; siw_qp_rx.c places what arrives and completes it.
  *
  * Who runs where:
- * - transmit runs only in the QP's TX work item (process context), so
- *   the transmit fields below need no lock of their own; posting,
- *   the receive path and the socket's write-space callback only queue
- *   that work;
+ * - transmit runs under @tx_mutex: in the QP's TX work item, or in the
+ *   thread of a process that rang its QP's doorbell while the stream
+ *   was idle (siw_qp_sq_send()); the transmit fields below are
+ *   protected by it; kernel posting, the receive path and the socket's
+ *   write-space callback only queue the work;
  * - receive runs under the socket's lock: from the socket's data-ready
  *   callback (softirq, bh_lock_sock) or from process context with
  *   lock_sock(); the receive fields are protected by it;
@@ -20,6 +21,7 @@
 #ifndef SIW_STREAM_H
 #define SIW_STREAM_H
 
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
@@ -71,13 +73,18 @@ struct siw_irq_entry {
  * @bytes: octets it moved
  * @inval: READ_LOCAL_INV: invalidate @inval_stag before completing
  * @inval_stag: the local STag
+ * @zc: its payload went to TCP by reference: it completes only once the
+ *	peer acknowledged @end_seq, so that its buffer may be reused
+ * @end_seq: the TCP sequence number just past its last octet
  */
 struct siw_sq_rec {
 	bool done;
 	u8 status;
 	bool inval;
+	bool zc;
 	u32 bytes;
 	u32 inval_stag;
+	u32 end_seq;
 };
 
 /* What the transmit side is sending */
@@ -100,6 +107,8 @@ enum siw_tx_kind {
  * @saved_write_space: likewise
  * @saved_state_change: likewise
  * @tx_work: the transmit work item
+ * @tx_mutex: held by whoever transmits (see the file comment)
+ * @rcu: the stream is freed after a grace period (siw_tx_direct())
  * @lock: see the file comment
  * @stopped: no new message starts; set once the QP left RTR/RTS or the
  *	stream failed
@@ -130,6 +139,13 @@ enum siw_tx_kind {
  * @txd: the FPDU being sent
  * @tx_off: octets of @txd already sent
  * @tx_fpdu: @txd holds an FPDU not yet fully sent
+ * @tx_zc: the message in progress may hand its payload pages to TCP
+ *	by reference
+ * @tx_zc_used: it did
+ * @tx_blocked: the socket's send buffer was full; write space resumes
+ * @zc_waiting: the oldest work request waits for the peer to acknowledge
+ *	@zc_seq; acknowledgments resume
+ * @zc_seq: that sequence number
  * @wqe: the send work request in progress (a copy)
  * @wqe_seq: its sequence number
  * @wqe_bytes: its message length
@@ -161,6 +177,8 @@ struct siw_stream {
 	void (*saved_write_space)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
 	struct work_struct tx_work;
+	struct mutex tx_mutex;	/* see the file comment */
+	struct rcu_head rcu;
 
 	spinlock_t lock;	/* see the file comment */
 	bool stopped;
@@ -193,6 +211,11 @@ struct siw_stream {
 	struct siw_engine_txd txd;
 	u32 tx_off;
 	bool tx_fpdu;
+	bool tx_zc;
+	bool tx_zc_used;
+	bool tx_blocked;
+	bool zc_waiting;
+	u32 zc_seq;
 	struct siw_wqe wqe;
 	u32 wqe_seq;
 	u32 wqe_bytes;
@@ -226,6 +249,7 @@ bool siw_stream_stopped(struct siw_stream *s);
 
 /* siw_qp_tx.c */
 void siw_tx_work(struct work_struct *w);
+void siw_tx_direct(struct siw_stream *s);
 void siw_tx_release(struct siw_stream *s);
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
 
