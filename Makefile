@@ -54,6 +54,9 @@ checkpatch:
 check:
 	scripts/check
 
+check-long:
+	scripts/check-long
+
 kunit:
 	scripts/kunit
 
@@ -63,4 +66,4 @@ demo:
 bench:
 	scripts/bench
 
-.PHONY: all modules clean install uninstall sparse checkpatch check kunit demo bench
+.PHONY: all modules clean install uninstall sparse checkpatch check check-long kunit demo bench

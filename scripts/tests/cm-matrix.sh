@@ -38,110 +38,20 @@ REAP=20		# seconds a server may take to end after its client
 SRV=siw_a	# responder, here
 CLI=siw_b	# initiator, in $SIW_NS
 work=/tmp/cm-matrix
-tr=/sys/kernel/tracing
-srv=
+# tr: lib.sh
 port=7400
 
 ns() { ip netns exec "$SIW_NS" "$@"; }
 
-# Server and reaping as in traffic.sh.
-
-# listening PORT: a TCP listener on PORT here, or an rdma_cm listen on it
-listening() {
-	ss -Hltn "sport = :$1" | grep -q . ||
-		rdma resource show cm_id 2>/dev/null |
-		grep -q "state LISTEN .*src-addr [0-9.]*:$1 "
-}
-
-# srv_start LOG PORT COMMAND...: start a server here and wait until it
-# listens on PORT
-srv_start() {
-	local log=$1 port=$2
-	shift 2
-	timeout -k 5 "$SRV_LIMIT" stdbuf -oL "$@" > "$log" 2>&1 &
-	srv=$!
-	for _ in $(seq 1 150); do
-		if listening "$port"; then
-			sleep 0.5
-			return 0
-		fi
-		kill -0 "$srv" 2>/dev/null || break
-		sleep 0.2
-	done
-	echo "server $1 never listened on port $port:"
-	tail -n 5 "$log"
-	srv_reap 0
-	return 1
-}
-
-# srv_reap [SECONDS]: give the server SECONDS ($REAP) to end, then kill
-# it; its exit status, or 1 when it had to be killed
-srv_reap() {
-	local limit=${1:-$REAP} rc
-	[ -n "$srv" ] || return 0
-	for _ in $(seq 1 $((limit * 5))); do
-		kill -0 "$srv" 2>/dev/null || break
-		sleep 0.2
-	done
-	if kill -0 "$srv" 2>/dev/null; then
-		[ "$limit" = 0 ] || echo "server still running ${limit}s after its client: killed"
-		kill "$srv" 2>/dev/null
-		wait "$srv" 2>/dev/null
-		srv=
-		return 1
-	fi
-	wait "$srv"
-	rc=$?
-	srv=
-	return $rc
-}
+# Servers: srv_start, srv_reap, srv_ends in lib.sh.
 
 cleanup() { srv_reap 0; }
 trap cleanup EXIT
 
 # keep NAME: save the logs and the trace of a failed check
-keep() {
-	[ -n "${SIW_OUT:-}" ] || return 0
-	mkdir -p "$SIW_OUT/cm-matrix" &&
-		cp "$work/$1".* "$SIW_OUT/cm-matrix/" 2>/dev/null
-	cp "$tr/trace" "$SIW_OUT/cm-matrix/$1.trace" 2>/dev/null
-}
+keep() { t_keep cm-matrix "$@"; }
 
-# check NAME COMMAND...: t_check with its wall time
-check() {
-	local name=$1 t0=$SECONDS
-	shift
-	t_check "$name" "$@"
-	t_log "$name: $((SECONDS - t0))s"
-}
-
-# The policy attributes
-
-KNOBS="mpa_rev mpa_crc mpa_markers mpa_p2p mpa_rtr"
-
-# knob DEV NAME VALUE: write a device's attribute and read it back
-knob() {
-	local f=/sys/class/infiniband/$1/$2 got
-	if ! echo "$3" > "$f"; then
-		echo "$1 $2: writing '$3' failed"
-		return 1
-	fi
-	got=$(cat "$f")
-	[ "$got" = "$3" ] && return 0
-	echo "$1 $2: wrote '$3', reads '$got'"
-	return 1
-}
-
-# policy DEV REV CRC MARKERS P2P RTR: all five attributes of a device
-policy() {
-	local dev=$1 k v
-	shift
-	for k in $KNOBS; do
-		v=$1
-		shift
-		knob "$dev" "$k" "$v" || return 1
-	done
-}
+# The policy attributes (knob, policy: lib.sh)
 
 # knobs_default DEV: every attribute reads "default"
 knobs_default() {
@@ -168,26 +78,7 @@ refused() {
 # ORD left out. RTR: 0 Write, 1 Read, 2 Send, 3 none (client-server,
 # and always on the responder).
 
-trace_clear() { echo > "$tr/trace"; }
-
-mpa_seen() {
-	sed -n 's/.*siw_cm_mpa: cep [0-9]*: \(.*\) ird [0-9]* ord [0-9]*$/\1/p' \
-		"$tr/trace" | sort
-}
-
-# mpa_expect LINE...: the outcomes traced since trace_clear are these,
-# one line per trace entry
-mpa_expect() {
-	local want seen
-	want=$(printf '%s\n' "$@" | sort)
-	seen=$(mpa_seen)
-	[ "$seen" = "$want" ] && return 0
-	echo "MPA outcome traced:"
-	echo "${seen:-(none)}" | sed 's/^/    /'
-	echo "expected:"
-	echo "$want" | sed 's/^/    /'
-	return 1
-}
+# trace_clear, mpa_seen, mpa_expect: lib.sh
 
 # mpa_ok REV CRC TX RX P2P RTR [REASON]: an accepting outcome
 mpa_ok() {
@@ -220,20 +111,6 @@ rping_ok() {
 		return 1
 	fi
 	mpa_expect "$@" || { keep "$name"; return 1; }
-}
-
-# srv_ends SECONDS: did the server end by itself within SECONDS? It is
-# stopped otherwise.
-srv_ends() {
-	for _ in $(seq 1 $(($1 * 5))); do
-		if ! kill -0 "$srv" 2>/dev/null; then
-			srv_reap 0
-			return 0
-		fi
-		sleep 0.2
-	done
-	srv_reap 0
-	return 1
 }
 
 # rping_fails NAME SERVER MPA-LINE...: the connection must fail cleanly:
@@ -442,9 +319,11 @@ crc_clash() {
 	policy "$SRV" "$rev" "$s_crc" N default default &&
 	policy "$CLI" "$rev" "$c_crc" N N default || return 1
 	if [ "$c_crc" = required ]; then
-		# the responder refuses the request: Reject frame, no ULP
+		# the responder refuses the request: Reject frame, no ULP;
+		# the initiator traces the Reject it got
 		rping_fails "r$rev-crc-cli-req-srv-off" listening \
-			"reject (peer wants CRC, local policy is off) term 0 rev $rev crc 1 markers tx 0 rx 0 p2p 0 rtr 3"
+			"reject (peer wants CRC, local policy is off) term 0 rev $rev crc 1 markers tx 0 rx 0 p2p 0 rtr 3" \
+			"reject (rejected by the peer) term 0 rev $rev crc 1 markers tx 0 rx 0 p2p 0 rtr 3"
 	else
 		# the reply has C set: the initiator sends Terminate code 5
 		term="terminate (peer wants CRC, local policy is off) term 5 rev $rev crc 1 markers tx 0 rx 0 p2p 0 rtr 3"
@@ -473,7 +352,8 @@ rtr_none() {
 	policy "$SRV" 2 default default default none &&
 	policy "$CLI" 2 default default Y write || return 1
 	rping_fails p2p-rtr-none listening \
-		"reject (no common RTR indication) term 7 rev 2 crc 1 markers tx 0 rx 0 p2p 1 rtr 3"
+		"reject (no common RTR indication) term 7 rev 2 crc 1 markers tx 0 rx 0 p2p 1 rtr 3" \
+		"reject (rejected by the peer) term 0 rev 2 crc 1 markers tx 0 rx 0 p2p 0 rtr 3"
 }
 check "rev 2, P2P: server takes no RTR at all: rejected" rtr_none
 

@@ -8,10 +8,40 @@ t_log() { echo "[$(date +%T)] $*"; }
 t_fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 t_pass() { echo "ok: $*"; }
 
-# t_check DESCRIPTION COMMAND...: run, record pass or fail
+# t_check DESCRIPTION COMMAND...: run, record pass or fail; returns
+# non-zero on fail, so that `if t_check ...` can skip what depends on it
 t_check() {
 	local what=$1; shift
-	if "$@"; then t_pass "$what"; else t_fail "$what"; fi
+	if "$@"; then
+		t_pass "$what"
+		return 0
+	fi
+	t_fail "$what"
+	return 1
+}
+
+# check DESCRIPTION COMMAND...: t_check, and the time it took in the log
+check() {
+	local name=$1 t0=$SECONDS rc=0
+	shift
+	t_check "$name" "$@" || rc=1
+	t_log "$name: $((SECONDS - t0))s"
+	return $rc
+}
+
+# t_keep DIR NAME...: copy $work/NAME.* and the trace buffer (as
+# NAME.trace) to $SIW_OUT/DIR, to look at after a failed check
+t_keep() {
+	local dir n
+	[ -n "${SIW_OUT:-}" ] || return 0
+	dir=$SIW_OUT/$1
+	shift
+	mkdir -p "$dir" || return 0
+	for n in "$@"; do
+		cp "$work/$n".* "$dir/" 2>/dev/null
+		cp "$tr/trace" "$dir/$n.trace" 2>/dev/null
+	done
+	return 0
 }
 
 t_done() {
@@ -50,4 +80,129 @@ kmemleak_scan() {
 	# age (5 s); a scan is slow under emulation, so only one
 	echo scan > "$f"
 	cat "$f"
+}
+
+# Servers for RDMA traffic checks. A script sets SRV_LIMIT (seconds a
+# server may live) and REAP (seconds a server may take to end after its
+# client); the running server's pid is in $srv.
+srv=
+
+# listening PORT: a TCP listener on PORT here, or an rdma_cm listen on it
+listening() {
+	ss -Hltn "sport = :$1" | grep -q . ||
+		rdma resource show cm_id 2>/dev/null |
+		grep -q "state LISTEN .*src-addr [0-9.]*:$1 "
+}
+
+# srv_start LOG PORT COMMAND...: start a server here and wait until it
+# listens on PORT
+srv_start() {
+	local log=$1 port=$2
+	shift 2
+	timeout -k 5 "${SRV_LIMIT:-90}" stdbuf -oL "$@" > "$log" 2>&1 &
+	srv=$!
+	for _ in $(seq 1 150); do
+		if listening "$port"; then
+			# a wildcard listen goes to every device in turn
+			sleep 0.5
+			return 0
+		fi
+		kill -0 "$srv" 2>/dev/null || break
+		sleep 0.2
+	done
+	echo "the server ($log) never listened on port $port:"
+	tail -n 5 "$log"
+	srv_reap 0
+	return 1
+}
+
+# srv_reap [SECONDS]: give the server SECONDS ($REAP) to end, then kill
+# it; its exit status, or 1 when it had to be killed
+srv_reap() {
+	local limit=${1:-${REAP:-20}} rc
+	[ -n "$srv" ] || return 0
+	for _ in $(seq 1 $((limit * 5))); do
+		kill -0 "$srv" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$srv" 2>/dev/null; then
+		[ "$limit" = 0 ] ||
+			echo "server still running ${limit}s after its client: killed"
+		kill "$srv" 2>/dev/null
+		wait "$srv" 2>/dev/null
+		srv=
+		return 1
+	fi
+	wait "$srv"
+	rc=$?
+	srv=
+	return $rc
+}
+
+# srv_ends SECONDS: did the server end by itself within SECONDS? It is
+# stopped otherwise.
+srv_ends() {
+	for _ in $(seq 1 $(($1 * 5))); do
+		if ! kill -0 "$srv" 2>/dev/null; then
+			srv_reap 0
+			return 0
+		fi
+		sleep 0.2
+	done
+	srv_reap 0
+	return 1
+}
+
+# The per-device MPA policy attributes (Documentation/cm.rst)
+KNOBS="mpa_rev mpa_crc mpa_markers mpa_p2p mpa_rtr"
+
+# knob DEV NAME VALUE: write a device's attribute and read it back
+knob() {
+	local f=/sys/class/infiniband/$1/$2 got
+	if ! echo "$3" > "$f"; then
+		echo "$1 $2: writing '$3' failed"
+		return 1
+	fi
+	got=$(cat "$f")
+	[ "$got" = "$3" ] && return 0
+	echo "$1 $2: wrote '$3', reads '$got'"
+	return 1
+}
+
+# policy DEV REV CRC MARKERS P2P RTR: all five attributes of a device
+policy() {
+	local dev=$1 k v
+	shift
+	for k in $KNOBS; do
+		v=$1
+		shift
+		knob "$dev" "$k" "$v" || return 1
+	done
+}
+
+# The MPA outcome, as our CM traces it (siw_cm:siw_cm_mpa): "VERDICT
+# (REASON) term T rev R crc C markers tx X rx Y p2p P rtr N", IRD and
+# ORD left out. RTR: 0 Write, 1 Read, 2 Send, 3 none (client-server,
+# and always on the responder). $tr is the tracing directory.
+tr=/sys/kernel/tracing
+
+trace_clear() { echo > "$tr/trace"; }
+
+mpa_seen() {
+	sed -n 's/.*siw_cm_mpa: cep [0-9]*: \(.*\) ird [0-9]* ord [0-9]*$/\1/p' \
+		"$tr/trace" | sort
+}
+
+# mpa_expect LINE...: the outcomes traced since trace_clear are these,
+# one line per trace entry
+mpa_expect() {
+	local want seen
+	want=$(printf '%s\n' "$@" | sort)
+	seen=$(mpa_seen)
+	[ "$seen" = "$want" ] && return 0
+	echo "MPA outcome traced:"
+	echo "${seen:-(none)}" | sed 's/^/    /'
+	echo "expected:"
+	echo "$want" | sed 's/^/    /'
+	return 1
 }

@@ -15,7 +15,12 @@
 # TRAFFIC_COUNT sets the rping iterations per size (20), TRAFFIC_SIZES
 # the rping sizes ("64 4096 65535"; rping takes at most 65535),
 # TRAFFIC_TIMEOUT the seconds a client may take (60; the slowest takes
-# about 10 under emulation). The logs of a failed check are kept in
+# about 10 under emulation). TRAFFIC_PERF sets the perftest sizes
+# ("4096 65536"; "all" runs each tool once with -a, every power of two
+# from 2 B to 8 MiB) and TRAFFIC_PERF_ITERS its iterations (50; latency
+# tools twice as many). TRAFFIC_LOCAL=1 puts the client on siw_a too,
+# talking to its own address (loopback through a local address) instead
+# of across the pair. The logs of a failed check are kept in
 # $SIW_OUT/traffic/. perftest runs with traffic-cmsync.c preloaded,
 # which holds the client's rdma_connect() until the server's
 # rdma_listen() returned.
@@ -31,11 +36,12 @@ fi
 params=("$@")
 COUNT=${TRAFFIC_COUNT:-20}
 SIZES=${TRAFFIC_SIZES:-"64 4096 65535"}
+PERF=${TRAFFIC_PERF:-"4096 65536"}
+ITERS=${TRAFFIC_PERF_ITERS:-50}
 CLI_LIMIT=${TRAFFIC_TIMEOUT:-60}	# seconds a client may take
 SRV_LIMIT=$((CLI_LIMIT + 60))	# seconds a server may live
 REAP=10				# seconds a server may take after its client
 work=/tmp/traffic
-srv=
 
 case $ko in
 "${SIW_UPSTREAM_KO:-}") what="upstream siw ($ko)" ;;
@@ -44,59 +50,19 @@ case $ko in
 esac
 
 ns() { ip netns exec "$SIW_NS" "$@"; }
+# the client's side: across the pair, or here on the server's device
+if [ -n "${TRAFFIC_LOCAL:-}" ]; then
+	cli() { "$@"; }
+	CLI_DEV=siw_a
+	where="on a local address"
+else
+	cli() { ns "$@"; }
+	CLI_DEV=siw_b
+	where="across the veth pair"
+fi
 skip() { echo "skip: $*"; }
 
-# listening PORT: a TCP listener on PORT here, or an rdma_cm listen on it
-listening() {
-	ss -Hltn "sport = :$1" | grep -q . ||
-		rdma resource show cm_id 2>/dev/null |
-		grep -q "state LISTEN .*src-addr [0-9.]*:$1 "
-}
-
-# srv_start LOG PORT COMMAND...: start a server here and wait until it
-# listens on PORT
-srv_start() {
-	local log=$1 port=$2
-	shift 2
-	timeout -k 5 "$SRV_LIMIT" stdbuf -oL "$@" > "$log" 2>&1 &
-	srv=$!
-	for _ in $(seq 1 150); do
-		if listening "$port"; then
-			# a wildcard listen goes to every device in turn
-			sleep 0.5
-			return 0
-		fi
-		kill -0 "$srv" 2>/dev/null || break
-		sleep 0.2
-	done
-	echo "the server ($1) never listened on port $port:"
-	tail -n 5 "$log"
-	srv_reap 0
-	return 1
-}
-
-# srv_reap [SECONDS]: give the server SECONDS ($REAP) to end, then kill
-# it; its exit status, or 1 when it had to be killed
-srv_reap() {
-	local limit=${1:-$REAP} rc
-	[ -n "$srv" ] || return 0
-	for _ in $(seq 1 $((limit * 5))); do
-		kill -0 "$srv" 2>/dev/null || break
-		sleep 0.2
-	done
-	if kill -0 "$srv" 2>/dev/null; then
-		[ "$limit" = 0 ] ||
-			echo "server still running ${limit}s after its client: killed"
-		kill "$srv" 2>/dev/null
-		wait "$srv" 2>/dev/null
-		srv=
-		return 1
-	fi
-	wait "$srv"
-	rc=$?
-	srv=
-	return $rc
-}
+# Servers: srv_start and srv_reap in lib.sh.
 
 cleanup() { srv_reap 0; }
 trap cleanup EXIT
@@ -109,7 +75,7 @@ pair() {
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do s+=("$1"); shift; done
 	shift
 	srv_start "$work/$name.srv" "$port" "${s[@]}" || return 1
-	ns timeout -k 5 "$CLI_LIMIT" stdbuf -oL "$@" > "$work/$name.cli" 2>&1
+	cli timeout -k 5 "$CLI_LIMIT" stdbuf -oL "$@" > "$work/$name.cli" 2>&1
 	rc_c=$?
 	srv_reap
 	rc_s=$?
@@ -122,18 +88,7 @@ pair() {
 }
 
 # keep NAME: save the logs of a failed check
-keep() {
-	[ -n "${SIW_OUT:-}" ] || return 0
-	mkdir -p "$SIW_OUT/traffic" && cp "$work/$1".* "$SIW_OUT/traffic/"
-}
-
-# check NAME COMMAND...: t_check with its wall time
-check() {
-	local name=$1 t0=$SECONDS
-	shift
-	t_check "$name" "$@"
-	t_log "$name: $((SECONDS - t0))s"
-}
+keep() { t_keep traffic "$@"; }
 
 # rping_run SIZE PORT: COUNT pings of SIZE octets, each read by the server
 # and written back, compared by the client (-V). -v prints each ping to
@@ -178,10 +133,17 @@ rdmasrv_run() {
 }
 
 # perf_run TOOL SIZE ITERS PORT: a perftest tool over rdma_cm; the client
-# must print its result line (SIZE ITERS ...)
+# must print its result line (SIZE ITERS ...), for each power of two
+# from 2 to 1048576 if SIZE is "all"
 perf_run() {
-	local tool=$1 size=$2 iters=$3 port=$4 name=$1-$2 line
-	local opts=(-R -F -s "$size" -n "$iters" -p "$port") pre=()
+	local tool=$1 size=$2 iters=$3 port=$4 name=$1-$2 line s
+	local opts=(-R -F -n "$iters" -p "$port") pre=()
+
+	if [ "$size" = all ]; then
+		opts+=(-a)
+	else
+		opts+=(-s "$size")
+	fi
 
 	if [ -f "$work/cmsync.so" ]; then
 		rm -f "$work/listening"
@@ -189,14 +151,23 @@ perf_run() {
 		     TRAFFIC_CM_SYNC="$work/listening")
 	fi
 	pair "$name" "$port" "${pre[@]}" "$tool" -d siw_a "${opts[@]}" -- \
-		"${pre[@]}" "$tool" -d siw_b "${opts[@]}" "$SIW_IP_A" ||
+		"${pre[@]}" "$tool" -d "$CLI_DEV" "${opts[@]}" "$SIW_IP_A" ||
 		return 1
-	line=$(awk -v s="$size" -v n="$iters" '$1 == s && $2 == n' "$work/$name.cli")
-	if [ -z "$line" ]; then
-		echo "$name: no result line"
-		keep "$name"
-		return 1
+	if [ "$size" != all ]; then
+		set -- "$size"
+	else
+		set --
+		for ((s = 2; s <= 1048576; s *= 2)); do set -- "$@" "$s"; done
 	fi
+	for s; do
+		line=$(awk -v s="$s" -v n="$iters" '$1 == s && $2 == n' "$work/$name.cli")
+		if [ -z "$line" ]; then
+			echo "$name: no result line for $s B"
+			keep "$name"
+			return 1
+		fi
+	done
+	echo "$name: $(awk -v n="$iters" '$2 == n' "$work/$name.cli" | wc -l) result lines, the last:"
 	echo "$name: $line"
 }
 
@@ -205,12 +176,14 @@ up() {
 	check "load the module${*:+ with $*}" load_siw "$ko" "$@"
 	check "rdma link add siw_a on $SIW_IF_A" \
 		rdma link add siw_a type siw netdev "$SIW_IF_A"
+	[ -z "${TRAFFIC_LOCAL:-}" ] || return 0
 	check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
 		ns rdma link add siw_b type siw netdev "$SIW_IF_B"
 }
 
 down() {
-	check "rdma link delete siw_b" ns rdma link delete siw_b
+	[ -n "${TRAFFIC_LOCAL:-}" ] ||
+		check "rdma link delete siw_b" ns rdma link delete siw_b
 	check "rdma link delete siw_a" rdma link delete siw_a
 	check "unload the module" unload_siw
 }
@@ -218,7 +191,7 @@ down() {
 rm -rf "$work" && mkdir -p "$work"
 gcc -shared -fPIC -O2 -o "$work/cmsync.so" "$here/traffic-cmsync.c" -ldl ||
 	echo "note: traffic-cmsync.c does not build; perftest runs unsynchronized"
-echo "traffic: module: $what${params[*]:+, parameters: ${params[*]}}"
+echo "traffic: module: $what${params[*]:+, parameters: ${params[*]}}, $where"
 check "module file exists" test -f "$ko"
 up "${params[@]}"
 [ "$fails" = 0 ] || t_done
@@ -241,18 +214,20 @@ fi
 
 port=18600
 for t in ib_write_bw ib_read_bw ib_send_bw; do
-	for s in 4096 65536; do
+	for s in $PERF; do
 		if command -v "$t" > /dev/null; then
-			check "$t -R $s B x50" perf_run "$t" "$s" 50 "$port"
+			check "$t -R $s B x$ITERS" perf_run "$t" "$s" "$ITERS" "$port"
 		else
 			skip "$t (perftest not installed)"
 		fi
 		port=$((port + 1))
 	done
 done
+lat=64
+[ "$PERF" = all ] && lat=all
 for t in ib_write_lat ib_send_lat; do
 	if command -v "$t" > /dev/null; then
-		check "$t -R 64 B x100" perf_run "$t" 64 100 "$port"
+		check "$t -R $lat B x$((ITERS * 2))" perf_run "$t" "$lat" $((ITERS * 2)) "$port"
 	else
 		skip "$t (perftest not installed)"
 	fi
