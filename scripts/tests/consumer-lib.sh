@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the kernel consumer scripts (nfs.sh, iser.sh, nvmeof.sh,
+# consumer-teardown.sh); sourced inside the guest after lib.sh.
+
+NFS_EXPORT=/srv/siw-nfs
+NFS_PORT=20049
+NVME_NQN=nqn.2014-08.org.siw.test:nvme
+NVME_PORT=4420
+
+# `ip netns exec` would also give the command a mount namespace of its
+# own, which a mount made there would not outlive; nsenter changes only
+# the network namespace
+ns() { nsenter --net="/run/netns/$SIW_NS" "$@"; }
+
+# consumer_load PEER: siw (ours), usiw (upstream siw), rxe or a siw.ko
+# path; sets CONSUMER_TYPE, the link type for `rdma link add`
+consumer_load() {
+	case $1 in
+	siw)	t_check "load siw" load_siw; CONSUMER_TYPE=siw ;;
+	usiw)	t_check "load upstream siw" load_siw "$SIW_UPSTREAM_KO"
+		CONSUMER_TYPE=siw ;;
+	rxe)	t_check "load rdma_rxe" modprobe -a ib_core rdma_ucm rdma_rxe
+		CONSUMER_TYPE=rxe ;;
+	/*.ko)	t_check "load $1" load_siw "$1"; CONSUMER_TYPE=siw ;;
+	*)	t_fail "unknown peer $1"; return 1 ;;
+	esac
+}
+
+# consumer_links PREFIX: a device PREFIX_a on SIW_IF_A and PREFIX_b on
+# SIW_IF_B (in SIW_NS)
+consumer_links() {
+	t_check "$PEER: device on $SIW_IF_A" \
+		rdma link add "$1_a" type "$CONSUMER_TYPE" netdev "$SIW_IF_A"
+	t_check "$PEER: device on $SIW_IF_B (in $SIW_NS)" \
+		ns rdma link add "$1_b" type "$CONSUMER_TYPE" netdev "$SIW_IF_B"
+}
+
+# consumer_rounds N FUNC: FUNC 1 .. FUNC N until one fails; prints how
+# many passed
+consumer_rounds() {
+	local r ok=0
+	for r in $(seq 1 "$1"); do
+		"$2" "$r" >&2 || break
+		ok=$r
+	done
+	echo "$ok"
+}
+
+# rpc_wait PROGRAM: until rpcbind lists PROGRAM (started in the
+# background, it registers a moment later)
+rpc_wait() {
+	local i
+	for i in $(seq 1 30); do
+		rpcinfo -p 127.0.0.1 2>/dev/null | grep -qw "$1" && return 0
+		sleep 1
+	done
+	echo "$1 is not registered with rpcbind"
+	return 1
+}
+
+# nfs_server_up: nfsd in the initial namespace exporting a tmpfs on
+# NFS_EXPORT, listening for rdma on NFS_PORT
+nfs_server_up() {
+	modprobe -a nfsd rpcrdma nfsv3 nfsv4 2>/dev/null
+	mkdir -p "$NFS_EXPORT" /var/lib/nfs/rpc_pipefs /run/rpcbind
+	mount -t tmpfs -o size=256m siw-nfs "$NFS_EXPORT" || return 1
+	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
+	mountpoint -q /var/lib/nfs/rpc_pipefs ||
+		mount -t rpc_pipefs sunrpc /var/lib/nfs/rpc_pipefs
+	rpcbind -f -w &
+	NFS_RPCBIND_PID=$!
+	rpc_wait portmapper || return 1
+	# fsid=0: the export is NFSv4's pseudo root, so that no parent
+	# directory (on the guest's overlayfs, which nfsd cannot export)
+	# has to be walked
+	echo "$NFS_EXPORT 192.0.2.0/24(rw,no_root_squash,insecure,fsid=0,no_subtree_check)" \
+		> /etc/exports
+	exportfs -ra || return 1
+	rpc.mountd -F --no-udp &
+	NFS_MOUNTD_PID=$!
+	rpc_wait mountd || return 1
+	# the shortest grace period (10 s): nfsd grants no delegation and
+	# no new NFSv4 open during grace
+	rpc.nfsd -G 10 -L 10 4 || return 1
+	echo "rdma $NFS_PORT" > /proc/fs/nfsd/portlist &&
+		grep -q "rdma $NFS_PORT" /proc/fs/nfsd/portlist
+}
+
+nfs_server_down() {
+	rpc.nfsd 0
+	exportfs -ua
+	kill "$NFS_MOUNTD_PID" "$NFS_RPCBIND_PID"
+	wait "$NFS_MOUNTD_PID" "$NFS_RPCBIND_PID" 2>/dev/null
+	umount "$NFS_EXPORT"
+}
+
+# nfs_xprt MNT: the transport of the NFS mount on MNT (mountstats)
+nfs_xprt() {
+	awk -v m="$1" '$1 == "device" { cur = ($5 == m) }
+		cur && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats
+}
+
+# LIO's configfs tree; targetcli writes the same files, but it cannot
+# start in the guest (GIO fails to reach a D-Bus session: "Could not
+# connect"), so the target is set up here directly
+LIO=/sys/kernel/config/target
+LIO_RD=$LIO/core/rd_mcp_0/siw_rd
+
+# iser_target_up IQN IP: LIO with a 64 MiB ramdisk as LUN 0 of IQN, one
+# portal on IP:3260 with iSER enabled, no authentication, any initiator.
+#
+# A LIO portal is a TCP listener first; iSER is added to it on the same
+# address and port. A siw device listens with a TCP socket of the host
+# stack, so its listener and the portal's collide (isert: "rdma_listen()
+# failed: -98"), with upstream siw as with ours. The portal's TCP socket
+# is therefore made in $SIW_NS (made by the process that creates the
+# portal; a non-local bind there), out of the way, and the initiator
+# skips SendTargets discovery, which would need it (iser_node).
+iser_target_up() {
+	local t=$LIO/iscsi/$1/tpgt_1 a
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs none /sys/kernel/config || return 1
+	modprobe -a target_core_mod iscsi_target_mod ib_isert || return 1
+	# 16384 pages of 4 KiB
+	mkdir -p "$LIO_RD" &&
+	echo rd_pages=16384 > "$LIO_RD/control" &&
+	echo 1 > "$LIO_RD/enable" &&
+	mkdir -p "$t/lun/lun_0" &&
+	ln -s "$LIO_RD" "$t/lun/lun_0/siw_lun" &&
+	ns sysctl -qw net.ipv4.ip_nonlocal_bind=1 &&
+	ns mkdir "$t/np/$2:3260" &&
+	echo 1 > "$t/np/$2:3260/iser" || return 1
+	for a in authentication=0 generate_node_acls=1 \
+		 demo_mode_write_protect=0 cache_dynamic_acls=1; do
+		echo "${a#*=}" > "$t/attrib/${a%=*}" || return 1
+	done
+	echo 1 > "$t/enable"
+}
+
+# iser_target_down: everything iser_target_up made, in reverse; each
+# step is tried, so that a half-made target is also undone
+iser_target_down() {
+	local i t np ok=0
+	for i in "$LIO"/iscsi/iqn.*; do
+		[ -d "$i" ] || continue
+		t=$i/tpgt_1
+		echo 0 > "$t/enable" 2>/dev/null
+		for np in "$t"/np/*:*; do
+			[ -d "$np" ] || continue
+			echo 0 > "$np/iser" 2>/dev/null
+			rmdir "$np" || ok=1
+		done
+		rm -f "$t"/lun/lun_0/siw_lun
+		rmdir "$t/lun/lun_0" "$t" "$i" || ok=1
+	done
+	if [ -d "$LIO_RD" ]; then
+		rmdir "$LIO_RD" "${LIO_RD%/*}" || ok=1
+	fi
+	return $ok
+}
+
+iscsid_start() {
+	mkdir -p /run/lock/iscsi /etc/iscsi
+	echo "InitiatorName=iqn.2003-01.org.siw.test:initiator" \
+		> /etc/iscsi/initiatorname.iscsi
+	# a session of its own: iscsid signals its whole process group
+	# when it stops
+	setsid iscsid -f &
+	ISCSID_PID=$!
+	# iscsiadm talks to iscsid through its socket: wait until it answers
+	local i
+	for i in $(seq 1 30); do
+		iscsiadm -m session > /dev/null 2>&1
+		[ $? -ne 20 ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
+iscsid_stop() {
+	kill "$ISCSID_PID"
+	wait "$ISCSID_PID" 2>/dev/null
+}
+
+# iser_node IQN PORTAL: the initiator's node record for IQN at PORTAL,
+# on the iser transport, made by hand (see iser_target_up)
+iser_node() {
+	iscsiadm -m node -o new -T "$1" -p "$2" -I iser > /dev/null &&
+	iscsiadm -m node -T "$1" -p "$2" | grep -q "iface.transport_name = iser"
+}
+
+# iscsi_disk IQN: the block device of the session's LUN 0
+iscsi_disk() {
+	local s d i
+	for i in $(seq 1 30); do
+		for s in /sys/class/iscsi_session/session*; do
+			grep -qx "$1" "$s/targetname" 2>/dev/null || continue
+			for d in "$s"/device/target*/*/block/*; do
+				[ -b "/dev/${d##*/}" ] && { echo "${d##*/}"; return 0; }
+			done
+		done
+		sleep 1
+	done
+	return 1
+}
+
+# nvme_img SIZE: prints the path of a new file of SIZE (truncate's
+# units) for nvmet to serve, on a tmpfs of its own: nvmet takes a file
+# namespace's size from the inode it opened, and an overlayfs inode (the
+# guest's root) does not carry its file's size, so on the root the
+# namespace has no capacity and every write fails with ENOSPC
+NVME_DIR=/srv/siw-nvme
+nvme_img() {
+	mkdir -p "$NVME_DIR" &&
+	{ mountpoint -q "$NVME_DIR" ||
+	  mount -t tmpfs -o size=320m siw-nvme "$NVME_DIR"; } &&
+	truncate -s "$1" "$NVME_DIR/ns.img" &&
+	echo "$NVME_DIR/ns.img"
+}
+
+nvme_img_rm() {
+	rm -f "$NVME_DIR/ns.img"
+	umount "$NVME_DIR" 2>/dev/null
+}
+
+# nvmet_up IP FILE: an nvmet subsystem NVME_NQN with FILE as namespace 1,
+# any host, on an rdma port at IP:NVME_PORT
+nvmet_up() {
+	local c=/sys/kernel/config/nvmet s p
+	s=$c/subsystems/$NVME_NQN
+	p=$c/ports/1
+	modprobe -a nvmet nvmet-rdma nvme-rdma || return 1
+	mkdir "$s" && echo 1 > "$s/attr_allow_any_host" &&
+	mkdir "$s/namespaces/1" && echo "$2" > "$s/namespaces/1/device_path" &&
+	# a file on tmpfs cannot be opened with O_DIRECT
+	echo 1 > "$s/namespaces/1/buffered_io" &&
+	echo 1 > "$s/namespaces/1/enable" &&
+	mkdir "$p" && echo rdma > "$p/addr_trtype" &&
+	echo ipv4 > "$p/addr_adrfam" && echo "$1" > "$p/addr_traddr" &&
+	echo $NVME_PORT > "$p/addr_trsvcid" &&
+	ln -s "$s" "$p/subsystems/$NVME_NQN"
+}
+
+nvmet_down() {
+	local c=/sys/kernel/config/nvmet
+	rm -f "$c/ports/1/subsystems/$NVME_NQN"
+	rmdir "$c/ports/1" 2>/dev/null
+	echo 0 > "$c/subsystems/$NVME_NQN/namespaces/1/enable" 2>/dev/null
+	rmdir "$c/subsystems/$NVME_NQN/namespaces/1" "$c/subsystems/$NVME_NQN"
+}
+
+# nvme_disk: the namespace block device for NVME_NQN: under the NVMe
+# subsystem with native multipath, under the controller without; once
+# its capacity is known (the node may appear before)
+nvme_disk() {
+	local s d i
+	for i in $(seq 1 30); do
+		for s in /sys/class/nvme-subsystem/* /sys/class/nvme/*; do
+			grep -qx "$NVME_NQN" "$s/subsysnqn" 2>/dev/null || continue
+			for d in "$s"/nvme*n*; do
+				d=${d##*/}
+				[ -b "/dev/$d" ] &&
+				[ "$(cat "/sys/block/$d/size" 2>/dev/null)" -gt 0 ] 2>/dev/null &&
+					{ echo "$d"; return 0; }
+			done
+		done
+		sleep 1
+	done
+	echo "no namespace of $NVME_NQN with a capacity:" >&2
+	grep -H . /sys/block/nvme*/size >&2
+	return 1
+}
+
+# data_check DEV FILE: FILE written to DEV with O_DIRECT and read back
+# against its checksum
+data_check() {
+	local mb sum
+	mb=$(( $(stat -c %s "$2") >> 20 ))
+	sum=$(sha256sum < "$2")
+	dd if="$2" of="/dev/$1" bs=1M oflag=direct status=none || return 1
+	[ "$(dd if="/dev/$1" bs=1M count="$mb" iflag=direct status=none |
+		sha256sum)" = "$sum" ]
+}
+
+# consumer_unload PEER: the module consumer_load loaded, once no device
+# of it is left
+consumer_unload() {
+	case $1 in
+	rxe)	t_check "unload rdma_rxe" modprobe -r rdma_rxe ;;
+	*)	t_check "unload $1" unload_siw ;;
+	esac
+}

@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Teardown under load: each kernel consumer is taken down while a writer
+# runs on it. NFS: a forced unmount, then `rdma link delete` of the
+# client's device under an active mount (the device is then added again,
+# and the mount must go); iSER: logout; NVMe-oF: disconnect. Every writer must end with an error (not hang), every
+# teardown must finish, and the guest's kernel log must stay clean (the
+# harness judges it).
+#
+#   consumer-teardown.sh [PEER]
+#   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/consumer-lib.sh"
+
+PEER=${1:-siw}
+MNT=/mnt/siw-teardown
+IQN=iqn.2003-01.org.siw.test:teardown
+PORTAL=$SIW_IP_A:3260
+WRITER=
+
+# writer_start TARGET: rewrites the first 4 MiB of TARGET with O_DIRECT
+# (each write a request of its own on the wire) until a write fails,
+# holding TARGET open all along; it never ends by itself
+writer_start() {
+	(
+		exec 3>> "$1" || exit 1
+		while dd if=/dev/zero of="$1" bs=64k count=64 oflag=direct \
+			conv=notrunc status=none 2> /tmp/td-writer.err; do
+			:
+		done
+		exit 1
+	) &
+	WRITER=$!
+	# let it get going: some of its requests must be in flight
+	sleep 3
+	kill -0 "$WRITER"
+}
+
+# writer_end [CMD...]: run CMD (if any) every two seconds until the
+# writer ends, for at most two minutes; it must end, and with an I/O
+# error. A hang is what this catches, not how fast it ends.
+writer_end() {
+	local i
+	for i in $(seq 1 60); do
+		kill -0 "$WRITER" 2>/dev/null || break
+		[ $# -eq 0 ] || timeout 30 "$@" 2>/dev/null
+		sleep 2
+	done
+	if kill -0 "$WRITER" 2>/dev/null; then
+		echo "the writer still runs"
+		kill -9 "$WRITER"
+		return 1
+	fi
+	wait "$WRITER"
+	# the error as dd saw it: EIO, ENODEV, ENXIO; or, from 6.1's NFS
+	# client when a forced unmount kills an O_DIRECT write, the kernel
+	# internal ERESTARTSYS ("Unknown error 512")
+	echo "writer: $(tail -n 1 /tmp/td-writer.err)"
+	grep -qE "^dd: (error writing|failed to open)" /tmp/td-writer.err
+}
+
+# mount_gone MNT: MNT is no longer a mount point, unmounted here if
+# writer_end's forced unmounts did not take it already
+mount_gone() {
+	mountpoint -q "$1" || return 0
+	timeout 120 umount "$1"
+	! mountpoint -q "$1"
+}
+
+consumer_load "$PEER" || t_done
+consumer_links td
+
+# --- NFS: the client in $SIW_NS, the server in the initial namespace
+mkdir -p "$MNT"
+t_check "nfsd up" nfs_server_up
+nfs_mount() {
+	ns timeout 120 mount -t nfs \
+		-o "vers=4.2,proto=rdma,port=$NFS_PORT" "$SIW_IP_A:/" "$MNT" &&
+	test "$(nfs_xprt "$MNT")" = rdma
+}
+
+if t_check "$PEER: NFS mount (1)" nfs_mount; then
+	writer_start "$MNT/load"
+	# the file is open: a plain unmount is refused, a forced one aborts
+	# the writer's outstanding RPCs
+	t_check "$PEER: NFS: a busy mount refuses a plain unmount" \
+		bash -c "! umount '$MNT' 2>/dev/null"
+	t_check "$PEER: NFS: forced unmount: the writer ends with an error" \
+		writer_end umount -f "$MNT"
+	t_check "$PEER: NFS: then the mount goes" mount_gone "$MNT"
+fi
+
+if t_check "$PEER: NFS mount (2)" nfs_mount; then
+	writer_start "$MNT/load"
+	t_check "$PEER: NFS: rdma link delete of the client's device under I/O" \
+		timeout 120 nsenter --net="/run/netns/$SIW_NS" rdma link delete td_b
+	# the transport cannot come back: a forced unmount ends the writer
+	t_check "$PEER: NFS: after link delete, forced unmount: the writer ends with an error" \
+		writer_end umount -f "$MNT"
+	# A hard mount whose transport cannot come back retries for ever,
+	# and so does its unmount (DESTROY_SESSION); with the device back,
+	# the transport reconnects and the unmount completes
+	t_check "$PEER: device on $SIW_IF_B again" \
+		ns rdma link add td_b type "$CONSUMER_TYPE" netdev "$SIW_IF_B"
+	t_check "$PEER: NFS: then the mount goes" mount_gone "$MNT"
+fi
+rm -f "$NFS_EXPORT/load"
+nfs_server_down
+
+# --- iSER: logout while writing to the LUN
+modprobe -a target_core_mod iscsi_target_mod ib_isert ib_iser sd_mod
+t_check "iSER target up" iser_target_up "$IQN" "$SIW_IP_A"
+t_check "iscsid runs" iscsid_start
+if t_check "$PEER: iSER login" bash -c \
+	". '$(dirname "$0")/consumer-lib.sh'; iser_node '$IQN' '$PORTAL' &&
+	 iscsiadm -m node -T '$IQN' -p '$PORTAL' -l > /dev/null"; then
+	dev=$(iscsi_disk "$IQN")
+	writer_start "/dev/$dev"
+	t_check "$PEER: iSER: logout under I/O" \
+		timeout 120 iscsiadm -m node -T "$IQN" -p "$PORTAL" -u
+	t_check "$PEER: iSER: after logout the writer ends with an error" writer_end
+fi
+iscsiadm -m node -o delete > /dev/null 2>&1
+iscsid_stop
+t_check "iSER target down" iser_target_down
+
+# --- NVMe-oF: disconnect while writing to the namespace
+img=$(nvme_img 256M)
+t_check "nvmet up" nvmet_up "$SIW_IP_A" "$img"
+if t_check "$PEER: nvme-rdma connect" nvme connect -t rdma -a "$SIW_IP_A" \
+	-s "$NVME_PORT" -n "$NVME_NQN" --hostnqn=nqn.2014-08.org.siw.test:host; then
+	dev=$(nvme_disk)
+	writer_start "/dev/$dev"
+	t_check "$PEER: NVMe-oF: disconnect under I/O" \
+		timeout 120 nvme disconnect -n "$NVME_NQN"
+	t_check "$PEER: NVMe-oF: after disconnect the writer ends with an error" writer_end
+fi
+nvmet_down
+nvme_img_rm
+
+ns rdma link delete td_b
+t_check "$PEER: device deleted" rdma link delete td_a
+consumer_unload "$PEER"
+kmemleak_scan
+t_done
