@@ -238,6 +238,7 @@ const struct ib_device_ops siw_device_ops = {
 	.destroy_qp = siw_destroy_qp,
 	.post_send = siw_post_send,
 	.post_recv = siw_post_recv,
+	.fill_res_qp_entry = siw_qp_fill_res_entry,
 
 	.create_srq = siw_create_srq,
 	.modify_srq = siw_modify_srq,

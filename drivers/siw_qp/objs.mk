@@ -10,3 +10,4 @@ siw-y += drivers/siw_qp/siw_wqe.o
 siw-y += drivers/siw_qp/siw_stream.o
 siw-y += drivers/siw_qp/siw_qp_tx.o
 siw-y += drivers/siw_qp/siw_qp_rx.o
+siw-y += drivers/siw_qp/siw_qp_res.o

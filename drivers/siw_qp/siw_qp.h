@@ -203,9 +203,8 @@ int siw_post_srq_recv(struct ib_srq *srq, const struct ib_recv_wr *wr,
 int siw_srq_take(struct siw_srq *srq, struct siw_wqe *wqe);
 
 /*
- * Hooks for the TX and RX engines and the CM (siw_qp_hooks.c). Until
- * those land they do nothing, which is right for a QP that never gets a
- * stream.
+ * Hooks between the QP and its stream (siw_stream.c): the TX and RX
+ * engines and the CM. A QP that never gets a stream only ever stops.
  */
 
 /**
@@ -246,5 +245,8 @@ void siw_qp_engine_stop(struct siw_qp *qp);
  * stream attached (@qp->cep set).
  */
 void siw_qp_llp_close(struct siw_qp *qp, bool abrupt);
+
+/* siw_qp_res.c */
+int siw_qp_fill_res_entry(struct sk_buff *msg, struct ib_qp *qp);
 
 #endif /* SIW_QP_H */
