@@ -29,8 +29,8 @@
 #   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
 #   bench: elapsed SECONDS
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/perf-lib.sh"
 
-here=$(cd "$(dirname "$0")" && pwd)
 OURS=${1:?ours}
 UPSTREAM=${2:?upstream}
 shift 2
@@ -49,79 +49,7 @@ LIMIT=180		# seconds one client may take
 work=/tmp/bench
 port=18000
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
 say() { echo "bench: $*"; }
-
-# wait_tcp_listen PORT PID: poll until a TCP listener on PORT exists
-# here, or the server PID died
-wait_tcp_listen() {
-	local i
-	for i in $(seq 1 300); do
-		ss -Hltn "sport = :$1" | grep -q . && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
-# last_words: the client's first complaint, else its last line that is
-# not a table heading (perftest prints errors before its buffered table)
-last_words() {
-	{ grep -i -m 1 -e "couldn't" -e fail -e error "$work/cli.log" ||
-	  grep -v -e '#bytes' -e '^ *-*$' "$work/cli.log" | tail -n 1; } |
-		cut -c1-80
-}
-
-# timed_pair SERVER... -- CLIENT...: start the server here, wait until it
-# listens on $port, run the client in $SIW_NS and print its wall time;
-# the server must end by itself soon after. Logs: $work/srv.log, cli.log
-timed_pair() {
-	local s=() pid t0 t1 rc=0
-
-	while [ "$1" != -- ]; do s+=("$1"); shift; done
-	shift
-	timeout -k 5 $((LIMIT + 30)) "${s[@]}" > "$work/srv.log" 2>&1 &
-	pid=$!
-	if ! wait_tcp_listen "$port" "$pid"; then
-		echo "server did not listen"
-		rc=1
-	else
-		t0=$EPOCHREALTIME
-		ns timeout -k 5 "$LIMIT" "$@" > "$work/cli.log" 2>&1 || rc=$?
-		t1=$EPOCHREALTIME
-		[ "$rc" = 0 ] || echo "client exited $rc: $(last_words)"
-	fi
-	for _ in $(seq 1 100); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill "$pid" 2>/dev/null && { [ "$rc" != 0 ] || echo "server did not end"; rc=1; }
-	wait "$pid" 2>/dev/null || { [ "$rc" != 0 ] || echo "server failed"; rc=1; }
-	[ "$rc" = 0 ] || return 1
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
-}
-
-# one_perf TOOL SIZE COUNT: one perftest run over rdma_cm, server on
-# siw_a here, client on siw_b; prints the client's seconds
-one_perf() {
-	local tool=$1 size=$2 count=$3 secs pre=() opts
-
-	opts=(-R -F -s "$size" -n "$count" -p "$port")
-	if [ -f "$work/cmsync.so" ]; then
-		rm -f "$work/listening"
-		pre=(env LD_PRELOAD="$work/cmsync.so"
-		     TRAFFIC_CM_SYNC="$work/listening")
-	fi
-	secs=$(timed_pair "${pre[@]}" "$tool" -d siw_a "${opts[@]}" -- \
-		"${pre[@]}" "$tool" -d siw_b "${opts[@]}" "$SIW_IP_A") ||
-		{ echo "$secs"; return 1; }
-	if ! awk -v s="$size" -v n="$count" '$1 == s && $2 == n { f = 1 }
-	     END { exit !f }' "$work/cli.log"; then
-		echo "no result line"
-		return 1
-	fi
-	echo "$secs"
-}
 
 # one_tcp SIZE COUNT: iperf3, one stream of COUNT writes of SIZE, in the
 # same direction as the RDMA runs
@@ -219,8 +147,7 @@ set_mtu() {
 }
 
 rm -rf "$work" && mkdir -p "$work"
-gcc -shared -fPIC -O2 -o "$work/cmsync.so" "$here/traffic-cmsync.c" -ldl ||
-	echo "note: traffic-cmsync.c does not build; perftest runs unsynchronized"
+perf_prepare
 modprobe -a ib_core iw_cm ib_uverbs rdma_ucm libcrc32c
 say "setup kernel=$(uname -r) cpus=$(nproc) rounds=$ROUNDS mtus=${MTUS// /,}" \
 	"sizes=${SIZES// /,} mib=$MIB tcp_mib=$TCP_MIB lat_iters=$LAT_ITERS"

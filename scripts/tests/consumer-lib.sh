@@ -94,6 +94,14 @@ nfs_server_down() {
 	umount "$NFS_EXPORT"
 }
 
+# nfsd's view of the client with an open delegation: its info file
+deleg_client_info() {
+	local c
+	for c in /proc/fs/nfsd/clients/*; do
+		grep -q "type: deleg" "$c/states" 2>/dev/null && cat "$c/info"
+	done
+}
+
 # nfs_xprt MNT: the transport of the NFS mount on MNT (mountstats)
 nfs_xprt() {
 	awk -v m="$1" '$1 == "device" { cur = ($5 == m) }

@@ -109,14 +109,6 @@ trace_off() {
 	echo 0 > "$TRACE/events/enable"
 }
 
-# nfsd's view of the client with an open delegation: its info file
-deleg_client_info() {
-	local c
-	for c in /proc/fs/nfsd/clients/*; do
-		grep -q "type: deleg" "$c/states" 2>/dev/null && cat "$c/info"
-	done
-}
-
 # The backchannel (NFSv4.1 and later): the client keeps a file open for
 # reading and holds a read delegation; a local write on the server breaks
 # it, so nfsd recalls it through the client's backchannel, which rides
