@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The README's real-machine path, in the guest: `make install` of a built
+# tree into this kernel's /lib/modules (the guest's overlay root), then
+# modprobe (not insmod), modinfo, a link, modprobe -r and
+# `make uninstall`. The tree is the one scripts/build-module built for
+# this kernel on the host; make finds it up to date and only installs.
+. "$(dirname "$0")/lib.sh"
+
+kver=$(uname -r)
+tree=$SIW_TOP/out/build/$kver
+mk() { make -s -C "$tree" -f "$SIW_TOP/Makefile" "$@"; }
+
+t_check "siw is not installed before" bash -c '! modinfo -n siw 2>/dev/null'
+t_check "make install" mk install
+t_check "siw.ko is in /lib/modules/$kver/extra" \
+	test -f "/lib/modules/$kver/extra/siw.ko"
+t_check "depmod: modprobe finds siw there" \
+	test "$(modinfo -n siw 2>/dev/null)" = "/lib/modules/$kver/extra/siw.ko"
+t_check "modprobe siw (and the RDMA core it needs)" modprobe siw
+t_check "siw is loaded" bash -c 'lsmod | grep -q "^siw "'
+modinfo siw | grep -E "^(filename|description|license|depends|vermagic|parm):" |
+	cut -c1-100
+for p in mpa_rev mpa_crc mpa_markers mpa_p2p mpa_rtr tx_direct zcopy_tx; do
+	t_check "modinfo siw lists parameter $p" \
+		bash -c "modinfo -F parm siw | grep -q '^$p:'"
+done
+t_check "rdma link add siw0 type siw netdev $SIW_IF_A" \
+	rdma link add siw0 type siw netdev "$SIW_IF_A"
+t_check "ibv_devinfo -d siw0: port active" \
+	bash -c 'ibv_devinfo -d siw0 | grep -q PORT_ACTIVE'
+t_check "rdma link delete siw0" rdma link delete siw0
+t_check "modprobe -r siw" modprobe -r siw
+t_check "siw is unloaded" bash -c '! lsmod | grep -q "^siw "'
+t_check "make uninstall" mk uninstall
+t_check "siw is not installed after" bash -c '! modinfo -n siw 2>/dev/null'
+t_done
