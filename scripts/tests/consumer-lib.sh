@@ -102,6 +102,25 @@ deleg_client_info() {
 	done
 }
 
+# deleg_hold FILE: keep FILE (on an NFSv4.1+ mount) open for reading in
+# the background until the client holds a read delegation; the first
+# OPEN may race the backchannel's setup, and nfsd grants no delegation
+# before the backchannel is up, so open again until one is held (30 s).
+# Sets deleg_pid, the holder, left empty when none was granted.
+deleg_hold() {
+	local i
+	for i in $(seq 1 30); do
+		sleep 1000 < "$1" &
+		deleg_pid=$!
+		sleep 1
+		deleg_client_info | grep -q . && return 0
+		kill "$deleg_pid"
+		wait "$deleg_pid" 2>/dev/null
+	done
+	deleg_pid=
+	return 1
+}
+
 # nfs_xprt MNT: the transport of the NFS mount on MNT (mountstats)
 nfs_xprt() {
 	awk -v m="$1" '$1 == "device" { cur = ($5 == m) }

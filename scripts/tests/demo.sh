@@ -22,7 +22,7 @@ port=18500
 LIMIT=60		# seconds one perftest or rping client may take
 SRV_LIMIT=90 REAP=10
 PING_COUNT=50 PING_SIZE=4096
-BW_SIZE=65536 BW_COUNT=400	# and 3 * BW_COUNT: 25 and 75 MiB
+BW_SIZE=65536 BW_COUNT=1000	# and 3 * BW_COUNT: 62.5 and 187.5 MiB
 FILE_MB=16
 MNT=/mnt/siw-demo
 TRACE=/sys/kernel/tracing
@@ -133,8 +133,12 @@ nfs_file() {
 	sum2=$(sha256sum < "$MNT/file" | cut -c1-16)
 	sum3=$(sha256sum < "$NFS_EXPORT/file" | cut -c1-16)
 	echo "sha256: sent $sum1, read back $sum2, on the server $sum3"
-	detail="$FILE_MB MiB, sha256 $sum1 written, read back and on the server"
-	[ "$sum1" = "$sum2" ] && [ "$sum1" = "$sum3" ]
+	if [ "$sum1" = "$sum2" ] && [ "$sum1" = "$sum3" ]; then
+		detail="$FILE_MB MiB, sha256 $sum1 written, read back and on the server"
+		return 0
+	fi
+	detail="sha256 differs: sent $sum1, read back $sum2, server $sum3"
+	return 1
 }
 
 # The NFSv4.1 backchannel (RFC 8167): nfsd sets it up over rdma; the
@@ -142,18 +146,10 @@ nfs_file() {
 # write recalls it with a CB_RECALL that the client receives and answers
 # on the RDMA connection
 nfs_callback() {
-	local f=$NFS_EXPORT/deleg holder= i
+	local f=$NFS_EXPORT/deleg holder
 	echo before > "$f"
-	# nfsd grants no delegation until the backchannel is up
-	for i in $(seq 1 30); do
-		sleep 1000 < "$MNT/deleg" &
-		holder=$!
-		sleep 1
-		deleg_client_info | grep -q . && break
-		kill "$holder"
-		wait "$holder" 2>/dev/null
-		holder=
-	done
+	deleg_hold "$MNT/deleg"
+	holder=$deleg_pid
 	deleg_client_info | grep -E "callback"
 	[ -n "$holder" ] || { detail="no delegation granted"; return 1; }
 	timeout 60 bash -c "echo after >> '$f'" || { detail="recall hung"; return 1; }

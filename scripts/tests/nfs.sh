@@ -114,19 +114,10 @@ trace_off() {
 # it, so nfsd recalls it through the client's backchannel, which rides
 # on the same RDMA connection.
 backchannel() {
-	local where=$1 f=$EXPORT/deleg holder i
+	local where=$1 f=$EXPORT/deleg holder
 	echo "before" > "$f"
-	# the first OPEN may race the callback probe: nfsd grants no
-	# delegation before the backchannel is up, so open until one is held
-	for i in $(seq 1 30); do
-		sleep 1000 < "$MNT/deleg" &
-		holder=$!
-		sleep 1
-		deleg_client_info | grep -q . && break
-		kill "$holder"
-		wait "$holder" 2>/dev/null
-		holder=
-	done
+	deleg_hold "$MNT/deleg"
+	holder=$deleg_pid
 	deleg_client_info > /tmp/nfs-clinfo
 	cat /tmp/nfs-clinfo
 	t_check "$PEER: NFSv4.1 from $where: the client holds a delegation" \
