@@ -4,9 +4,11 @@
 # Teardown under load: each kernel consumer is taken down while a writer
 # runs on it. NFS: a forced unmount, then `rdma link delete` of the
 # client's device under an active mount (the device is then added again,
-# and the mount must go); iSER: logout; NVMe-oF: disconnect. Every writer must end with an error (not hang), every
-# teardown must finish, and the guest's kernel log must stay clean (the
-# harness judges it).
+# and the mount must go); iSER: logout; NVMe-oF: disconnect. The disk
+# must appear, every writer must be writing (its completed passes
+# advance) when its teardown comes and must end with an error (not hang),
+# every teardown must finish, and the guest's kernel log must stay clean
+# (the harness judges it).
 #
 #   consumer-teardown.sh [PEER]
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
@@ -18,23 +20,58 @@ MNT=/mnt/siw-teardown
 IQN=iqn.2003-01.org.siw.test:teardown
 PORTAL=$SIW_IP_A:3260
 WRITER=
+WRITER_ERR=/tmp/td-writer.err
+WRITER_PASSES=/tmp/td-writer.passes
+
+# writer_reset: no writer, and nothing left of the last one (its error,
+# its passes): what a part judges is its own writer's
+writer_reset() {
+	WRITER=
+	rm -f "$WRITER_ERR" "$WRITER_PASSES"
+}
+
+# writer_passes: how many times the writer has rewritten its 4 MiB
+writer_passes() {
+	if [ -f "$WRITER_PASSES" ]; then
+		wc -l < "$WRITER_PASSES"
+	else
+		echo 0
+	fi
+}
 
 # writer_start TARGET: rewrites the first 4 MiB of TARGET with O_DIRECT
 # (each write a request of its own on the wire) until a write fails,
-# holding TARGET open all along; it never ends by itself
+# holding TARGET open all along, and adds a line to WRITER_PASSES after
+# each pass; it never ends by itself. Succeeds once the writer has
+# completed a pass and then another: it is writing, and the teardown
+# that follows at once hits it with requests in flight.
 writer_start() {
+	local i first=
+	writer_reset
 	(
 		exec 3>> "$1" || exit 1
 		while dd if=/dev/zero of="$1" bs=64k count=64 oflag=direct \
-			conv=notrunc status=none 2> /tmp/td-writer.err; do
-			:
+			conv=notrunc status=none 2> "$WRITER_ERR"; do
+			echo >> "$WRITER_PASSES"
 		done
 		exit 1
 	) &
 	WRITER=$!
-	# let it get going: some of its requests must be in flight
-	sleep 3
-	kill -0 "$WRITER"
+	for i in $(seq 1 120); do
+		sleep 0.5
+		if ! kill -0 "$WRITER" 2>/dev/null; then
+			echo "the writer on $1 ended after $(writer_passes) passes: $(tail -n 1 "$WRITER_ERR" 2>/dev/null)"
+			return 1
+		fi
+		if [ -z "$first" ]; then
+			[ "$(writer_passes)" -gt 0 ] && first=$(writer_passes)
+		elif [ "$(writer_passes)" -gt "$first" ]; then
+			echo "writer on $1: $first pass(es) of 4 MiB, then $(writer_passes)"
+			return 0
+		fi
+	done
+	echo "the writer on $1 made no progress in 60 s: $(writer_passes) passes"
+	return 1
 }
 
 # writer_end [CMD...]: run CMD (if any) every two seconds until the
@@ -56,8 +93,8 @@ writer_end() {
 	# the error as dd saw it: EIO, ENODEV, ENXIO; or, from 6.1's NFS
 	# client when a forced unmount kills an O_DIRECT write, the kernel
 	# internal ERESTARTSYS ("Unknown error 512")
-	echo "writer: $(tail -n 1 /tmp/td-writer.err)"
-	grep -qE "^dd: (error writing|failed to open)" /tmp/td-writer.err
+	echo "writer: $(writer_passes) passes, then: $(tail -n 1 "$WRITER_ERR" 2>/dev/null)"
+	grep -qE "^dd: (error writing|failed to open)" "$WRITER_ERR"
 }
 
 # mount_gone MNT: MNT is no longer a mount point, unmounted here if
@@ -80,8 +117,9 @@ nfs_mount() {
 	test "$(nfs_xprt "$MNT")" = rdma
 }
 
+writer_reset
 if t_check "$PEER: NFS mount (1)" nfs_mount; then
-	writer_start "$MNT/load"
+	t_check "$PEER: NFS (1): the writer is writing" writer_start "$MNT/load"
 	# the file is open: a plain unmount is refused, a forced one aborts
 	# the writer's outstanding RPCs
 	t_check "$PEER: NFS: a busy mount refuses a plain unmount" \
@@ -91,8 +129,9 @@ if t_check "$PEER: NFS mount (1)" nfs_mount; then
 	t_check "$PEER: NFS: then the mount goes" mount_gone "$MNT"
 fi
 
+writer_reset
 if t_check "$PEER: NFS mount (2)" nfs_mount; then
-	writer_start "$MNT/load"
+	t_check "$PEER: NFS (2): the writer is writing" writer_start "$MNT/load"
 	t_check "$PEER: NFS: rdma link delete of the client's device under I/O" \
 		timeout 120 nsenter --net="/run/netns/$SIW_NS" rdma link delete td_b
 	# the transport cannot come back: a forced unmount ends the writer
@@ -109,6 +148,8 @@ rm -f "$NFS_EXPORT/load"
 nfs_server_down
 
 # --- iSER: logout while writing to the LUN
+writer_reset
+dev=
 modprobe -a target_core_mod iscsi_target_mod ib_isert ib_iser sd_mod
 t_check "iSER target up" iser_target_up "$IQN" "$SIW_IP_A"
 t_check "iscsid runs" iscsid_start
@@ -116,25 +157,37 @@ if t_check "$PEER: iSER login" bash -c \
 	". '$(dirname "$0")/consumer-lib.sh'; iser_node '$IQN' '$PORTAL' &&
 	 iscsiadm -m node -T '$IQN' -p '$PORTAL' -l > /dev/null"; then
 	dev=$(iscsi_disk "$IQN")
-	writer_start "/dev/$dev"
-	t_check "$PEER: iSER: logout under I/O" \
+	if t_check "$PEER: iSER: the LUN's disk appears${dev:+ (/dev/$dev)}" \
+		test -n "$dev"; then
+		t_check "$PEER: iSER: the writer is writing" writer_start "/dev/$dev"
+		t_check "$PEER: iSER: logout under I/O" \
+			timeout 120 iscsiadm -m node -T "$IQN" -p "$PORTAL" -u
+		t_check "$PEER: iSER: after logout the writer ends with an error" writer_end
+	else
 		timeout 120 iscsiadm -m node -T "$IQN" -p "$PORTAL" -u
-	t_check "$PEER: iSER: after logout the writer ends with an error" writer_end
+	fi
 fi
 iscsiadm -m node -o delete > /dev/null 2>&1
 iscsid_stop
 t_check "iSER target down" iser_target_down
 
 # --- NVMe-oF: disconnect while writing to the namespace
+writer_reset
+dev=
 img=$(nvme_img 256M)
 t_check "nvmet up" nvmet_up "$SIW_IP_A" "$img"
 if t_check "$PEER: nvme-rdma connect" nvme connect -t rdma -a "$SIW_IP_A" \
 	-s "$NVME_PORT" -n "$NVME_NQN" --hostnqn=nqn.2014-08.org.siw.test:host; then
 	dev=$(nvme_disk)
-	writer_start "/dev/$dev"
-	t_check "$PEER: NVMe-oF: disconnect under I/O" \
+	if t_check "$PEER: NVMe-oF: the namespace's disk appears${dev:+ (/dev/$dev)}" \
+		test -n "$dev"; then
+		t_check "$PEER: NVMe-oF: the writer is writing" writer_start "/dev/$dev"
+		t_check "$PEER: NVMe-oF: disconnect under I/O" \
+			timeout 120 nvme disconnect -n "$NVME_NQN"
+		t_check "$PEER: NVMe-oF: after disconnect the writer ends with an error" writer_end
+	else
 		timeout 120 nvme disconnect -n "$NVME_NQN"
-	t_check "$PEER: NVMe-oF: after disconnect the writer ends with an error" writer_end
+	fi
 fi
 nvmet_down
 nvme_img_rm

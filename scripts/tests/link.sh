@@ -46,8 +46,37 @@ sleep 1
 t_check "port follows netdev up" \
 	bash -c "rdma link show siw0/1 | grep -q 'state ACTIVE'"
 
-t_check "object verbs fail instead of pretending" \
-	bash -c '! ibv_rc_pingpong -d siw0 -g 0 192.0.2.1 >/dev/null 2>&1'
+# iWARP has only RC QPs: a UD QP must be refused with EOPNOTSUPP, while
+# an RC QP on the same PD and CQ is made (so the refusal is not some
+# other failure)
+qp_types() {
+	/usr/bin/python3 - "$1" <<'EOF'
+import errno, sys
+from pyverbs.device import Context
+from pyverbs.pd import PD
+from pyverbs.cq import CQ
+from pyverbs.qp import QP, QPCap, QPInitAttr
+from pyverbs.pyverbs_error import PyverbsRDMAError
+import pyverbs.enums as e
+
+ctx = Context(name=sys.argv[1])
+pd = PD(ctx)
+cq = CQ(ctx, 16)
+def qp(qp_type):
+    return QP(pd, QPInitAttr(qp_type=qp_type, scq=cq, rcq=cq,
+                             cap=QPCap(max_send_wr=4, max_recv_wr=4)))
+rc = qp(e.IBV_QPT_RC)
+print('RC QP', rc.qp_num, 'made')
+try:
+    ud = qp(e.IBV_QPT_UD)
+except PyverbsRDMAError as ex:
+    print('UD QP refused:', ex)
+    sys.exit(ex.error_code != errno.EOPNOTSUPP)
+print('UD QP', ud.qp_num, 'made')
+sys.exit(1)
+EOF
+}
+t_check "siw0 makes an RC QP and refuses a UD QP with EOPNOTSUPP" qp_types siw0
 
 t_check "rdma link delete" rdma link delete siw0
 t_check "siw0 is gone" bash -c '! rdma link show siw0/1 2>/dev/null'
