@@ -269,6 +269,8 @@ static void wqe_user_sqe(struct kunit *test)
 	int i, rv;
 
 	KUNIT_ASSERT_NOT_NULL(test, wqe);
+	/* the previous entry's id must not survive into this one's */
+	wqe->id = 0xdead;
 	if (c->flags & SIW_WQE_INLINE) {
 		sqe.sge[0].length = c->inline_len;
 		memset(&sqe.sge[1], 0x5a, SIW_MAX_INLINE);
@@ -279,10 +281,11 @@ static void wqe_user_sqe(struct kunit *test)
 	}
 	rv = siw_wqe_from_sqe(&sqe, wqe);
 	KUNIT_ASSERT_EQ(test, rv, c->rv);
+	/* a malformed entry too completes under its own id */
+	KUNIT_EXPECT_EQ(test, wqe->id, 77ULL);
 	if (rv)
 		return;
 	KUNIT_EXPECT_EQ(test, wqe->opcode, c->opcode);
-	KUNIT_EXPECT_EQ(test, wqe->id, 77ULL);
 	if (c->flags & SIW_WQE_INLINE) {
 		KUNIT_EXPECT_EQ(test, wqe->inline_len, c->inline_len);
 		KUNIT_EXPECT_EQ(test, wqe->data[c->inline_len - 1], 0x5a);
@@ -304,7 +307,10 @@ static void wqe_user_rqe(struct kunit *test)
 	/* the process's opcode is ignored: a receive is a receive */
 	KUNIT_EXPECT_EQ(test, wqe->opcode, SIW_OP_RECEIVE);
 	rqe.num_sge = SIW_MAX_SGE + 1;
+	rqe.id = 6;
 	KUNIT_EXPECT_EQ(test, siw_wqe_from_rqe(&rqe, wqe), -EINVAL);
+	/* completed in error under its own id, not the previous entry's */
+	KUNIT_EXPECT_EQ(test, wqe->id, 6ULL);
 	rqe.num_sge = 2;
 	rqe.sge[0].length = U32_MAX;
 	rqe.sge[1].length = U32_MAX;

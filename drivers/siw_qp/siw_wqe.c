@@ -259,14 +259,15 @@ int siw_wqe_from_sqe(const struct siw_sqe *sqe, struct siw_wqe *wqe)
 	u32 total;
 	u8 opf;
 
+	/* a malformed entry is completed in error, under its own id */
+	memset(wqe, 0, offsetof(struct siw_wqe, sge));
+	wqe->id = sqe->id;
 	if (sqe->opcode >= SIW_NUM_OPCODES)
 		return -EINVAL;
 	opf = siw_user_ops[sqe->opcode];
 	if (!(opf & SIW_OPF_OK) || (sqe->flags & ~SIW_SQE_USER_FLAGS))
 		return -EINVAL;
 
-	memset(wqe, 0, offsetof(struct siw_wqe, sge));
-	wqe->id = sqe->id;
 	wqe->opcode = sqe->opcode;
 	wqe->flags = sqe->flags;
 	if (!(opf & SIW_OPF_SOLICIT))
@@ -304,10 +305,11 @@ int siw_wqe_from_rqe(const struct siw_rqe *rqe, struct siw_wqe *wqe)
 {
 	u32 total;
 
-	if (rqe->num_sge > SIW_MAX_SGE)
-		return -EINVAL;
+	/* a malformed entry is completed in error, under its own id */
 	memset(wqe, 0, offsetof(struct siw_wqe, sge));
 	wqe->id = rqe->id;
+	if (rqe->num_sge > SIW_MAX_SGE)
+		return -EINVAL;
 	wqe->flags = SIW_WQE_VALID;
 	wqe->opcode = SIW_OP_RECEIVE;
 	wqe->num_sge = rqe->num_sge;
