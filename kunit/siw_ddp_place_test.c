@@ -200,9 +200,46 @@ static void siw_ddp_place_untagged(struct kunit *test)
 	q[SIW_DDP_QN_SEND].avail = c->q->q0_avail;
 	q[SIW_DDP_QN_SEND].buf_len = RQ_BUF;
 	q[SIW_DDP_QN_RREQ].avail = c->q->q1_avail;
+	/* the segments before this one ended where it begins */
+	q[SIW_DDP_QN_SEND].next_mo = c->h.mo;
 
 	siw_ddp_expect(test, siw_ddp_untagged_check(&c->h, c->len, q),
 		       &c->exp);
+}
+
+/*
+ * A Send's segments continue one another: a first segment at MO 0, each
+ * next one where the one before ended, the next message at 0 again
+ */
+static void siw_ddp_place_mo_continuity(struct kunit *test)
+{
+	const struct siw_ddp_triple bad_mo = T_DDP_U_MO;
+	const struct siw_ddp_triple ok = SIW_T_OK;
+	struct siw_ddp_uq q[SIW_DDP_NUM_QN];
+	struct siw_ddp_hdr h;
+
+	siw_ddp_uq_init(q, IRD);
+	q[SIW_DDP_QN_SEND].avail = 2;
+	q[SIW_DDP_QN_SEND].buf_len = RQ_BUF;
+	/* a last segment claiming 60 octets before it that never came */
+	h = (struct siw_ddp_hdr)P_SEND(1, 60, true);
+	siw_ddp_expect(test, siw_ddp_untagged_check(&h, 0, q), &bad_mo);
+	siw_ddp_expect(test, siw_ddp_untagged_check(&h, 10, q), &bad_mo);
+	/* 60 octets, then the rest from 60 */
+	h = (struct siw_ddp_hdr)P_SEND(1, 0, false);
+	KUNIT_ASSERT_FALSE(test, siw_ddp_uq_advance(&q[0], &h, 60, NULL));
+	h = (struct siw_ddp_hdr)P_SEND(1, 61, true);
+	siw_ddp_expect(test, siw_ddp_untagged_check(&h, 10, q), &bad_mo);
+	h = (struct siw_ddp_hdr)P_SEND(1, 0, true);
+	siw_ddp_expect(test, siw_ddp_untagged_check(&h, 10, q), &bad_mo);
+	h = (struct siw_ddp_hdr)P_SEND(1, 60, true);
+	siw_ddp_expect(test, siw_ddp_untagged_check(&h, 10, q), &ok);
+	KUNIT_ASSERT_TRUE(test, siw_ddp_uq_advance(&q[0], &h, 10, NULL));
+	/* the next message starts at 0 */
+	h = (struct siw_ddp_hdr)P_SEND(2, 70, true);
+	siw_ddp_expect(test, siw_ddp_untagged_check(&h, 10, q), &bad_mo);
+	h = (struct siw_ddp_hdr)P_SEND(2, 0, true);
+	siw_ddp_expect(test, siw_ddp_untagged_check(&h, 10, q), &ok);
 }
 
 /* The L bit completes a message; the queue moves on */
@@ -315,6 +352,7 @@ static void siw_ddp_place_init(struct kunit *test)
 
 static struct kunit_case siw_ddp_place_cases[] = {
 	KUNIT_CASE_PARAM(siw_ddp_place_untagged, place_gen_params),
+	KUNIT_CASE(siw_ddp_place_mo_continuity),
 	KUNIT_CASE_PARAM(siw_ddp_place_advance, advance_gen_params),
 	KUNIT_CASE(siw_ddp_place_ird_sequence),
 	KUNIT_CASE(siw_ddp_place_msn_wrap),

@@ -95,8 +95,15 @@ static enum siw_ddp_err siw_rdmap_shape_check(const struct siw_ddp_hdr *h,
  * Checks, in this order: the opcode is a supported untagged one (as
  * siw_ddp_hdr_decode() made sure), the QN exists and is the opcode's
  * queue, the MSN is the one the queue waits for and it has a buffer, MO
- * and MO + @len lie within that buffer (segments with data only), and
- * the RDMAP shape of Read Request and Terminate messages.
+ * and MO + @len lie within that buffer (segments with data only), a
+ * Send's MO continues its message where the segment before it ended,
+ * and the RDMAP shape of Read Request and Terminate messages.
+ *
+ * TCP delivers a message's segments in order, and every sender frames a
+ * message front to back, so a Send segment whose MO skips octets (a last
+ * segment with a large MO and nothing before it) could only make the
+ * message's length (MO + payload of its last segment) claim octets that
+ * were never placed: RFC 5041 lets the receiver refuse it, and we do.
  *
  * Context: any; the caller holds whatever protects @q.
  * Returns: SIW_DDP_OK or the error to report.
@@ -121,6 +128,8 @@ enum siw_ddp_err siw_ddp_untagged_check(const struct siw_ddp_hdr *h,
 	err = siw_ddp_mo_check(h->mo, len, q[h->qn].buf_len);
 	if (err)
 		return err;
+	if (h->qn == SIW_DDP_QN_SEND && h->mo != q[h->qn].next_mo)
+		return SIW_DDP_ERR_DDP_U_INVALID_MO;
 	return siw_rdmap_shape_check(h, len, op);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_ddp_untagged_check);
@@ -134,7 +143,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_ddp_untagged_check);
  *
  * The L bit completes the message: its length is the MO plus the
  * payload of that last segment (RFC 5041 section 5.4), the queue moves
- * on to the next MSN and one buffer is used up. For queue 1 the QP
+ * on to the next MSN and one buffer is used up. Before it, the next
+ * segment's MO is where this one ended. For queue 1 the QP
  * layer gives the slot back (@q->avail++) once it has sent the Read
  * Response; for queue 0 it adds one per posted receive WQE.
  *
@@ -144,10 +154,13 @@ EXPORT_SYMBOL_IF_KUNIT(siw_ddp_untagged_check);
 bool siw_ddp_uq_advance(struct siw_ddp_uq *q, const struct siw_ddp_hdr *h,
 			u32 len, u32 *msg_len)
 {
-	if (!h->last)
+	if (!h->last) {
+		q->next_mo = h->mo + len;
 		return false;
+	}
 	if (msg_len)
 		*msg_len = h->mo + len;
+	q->next_mo = 0;
 	q->msn++;
 	if (q->avail)
 		q->avail--;

@@ -241,6 +241,8 @@ struct siw_rdmap_rreq {
  *	receive WQEs (queue 0), free inbound read slots, i.e. IRD minus
  *	Read Requests in progress (queue 1), Terminate buffers (queue 2)
  * @buf_len: octets in the buffer that receives @msn
+ * @next_mo: queue 0: the MO the next segment of message @msn must carry
+ *	(the payload octets of its segments so far)
  *
  * Owned by the QP layer and protected by its receive lock.
  */
@@ -248,6 +250,7 @@ struct siw_ddp_uq {
 	u32 msn;
 	u32 avail;
 	u32 buf_len;
+	u32 next_mo;
 };
 
 /*
