@@ -131,7 +131,6 @@ static struct siw_mr *fake_mr(struct kunit *test, struct siw_device *sdev,
 	KUNIT_ASSERT_NOT_NULL(test, mr);
 	mr->sdev = sdev;
 	refcount_set(&mr->ref, 1);
-	init_completion(&mr->released);
 	spin_lock_init(&mr->lock);
 	mr->base.pd = (struct ib_pd *)pd;
 	mr->kind = kind;

@@ -8,10 +8,20 @@
  * path may look STags up from softirq. Each MR's mutable description
  * is behind its spinlock, so a lookup never sees half a fast
  * registration.
+ *
+ * The same spinlock is held across every access to a region's memory
+ * and is taken to revoke it (invalidation, deregistration): an access
+ * checks that the region is valid and answers to the STag it was
+ * granted through, copies (placement) or takes a page reference
+ * (transmit), and lets go. Once a revocation returned, no access is
+ * under way and none starts. A reference to the description only keeps
+ * the description; the memory goes at deregistration.
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/net.h>
 #include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -85,6 +95,15 @@ void siw_mr_hold(struct siw_mr *mr)
 	refcount_inc(&mr->ref);
 }
 
+/* The last reference is gone: free the description (any context) */
+static void siw_mr_release(struct siw_mr *mr)
+{
+	kvfree(mr->pages);
+	kfree(mr->pbl);
+	/* a lookup may still be looking at it, under RCU */
+	kfree_rcu(mr, rcu);
+}
+
 /**
  * siw_mr_put() - drop a reference taken by siw_mr_get()
  * @mr: the region
@@ -94,7 +113,7 @@ void siw_mr_hold(struct siw_mr *mr)
 void siw_mr_put(struct siw_mr *mr)
 {
 	if (refcount_dec_and_test(&mr->ref))
-		complete(&mr->released);
+		siw_mr_release(mr);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_put);
 
@@ -240,22 +259,13 @@ static struct page *siw_kaddr_page(u64 kaddr, unsigned int *pg_off)
 	return virt_addr_valid(p) ? virt_to_page(p) : NULL;
 }
 
-/**
- * siw_mr_page() - the page holding a Tagged Offset of a region
- * @mr: a region the caller holds a reference on and has checked the
- *	access against (siw_mr_check() or the DDP layer's STag checks)
- * @va: the Tagged Offset
- * @pg_off: offset of @va in the returned page
- *
- * The caller copies at most PAGE_SIZE - *@pg_off octets from there.
- *
- * Context: any.
- * Returns: the page, or NULL if @va is not backed by the region.
- */
-struct page *siw_mr_page(struct siw_mr *mr, u64 va, unsigned int *pg_off)
+/* The page holding Tagged Offset @va of @mr, or NULL; @mr->lock held */
+static struct page *siw_mr_page(struct siw_mr *mr, u64 va,
+				unsigned int *pg_off)
 {
 	u32 idx, off;
 
+	lockdep_assert_held(&mr->lock);
 	switch (mr->kind) {
 	case SIW_MR_DMA:
 		return siw_kaddr_page(va, pg_off);
@@ -275,6 +285,144 @@ struct page *siw_mr_page(struct siw_mr *mr, u64 va, unsigned int *pg_off)
 	return NULL;
 }
 
+/* May an access granted through @stag touch @mr's memory? Lock held */
+static bool siw_mr_live(struct siw_mr *mr, u32 stag)
+{
+	lockdep_assert_held(&mr->lock);
+	return mr->valid && mr->stag == stag;
+}
+
+/**
+ * siw_mr_usable() - does a region still answer to an STag?
+ * @mr: a region the caller holds a reference on
+ * @stag: the STag an access was granted through, key included
+ *
+ * For a sender between FPDUs: a false answer stops the message. The
+ * pages already taken with siw_mr_get_page() stay the caller's.
+ *
+ * Context: any.
+ * Returns: true if @mr is valid and its STag is @stag.
+ */
+bool siw_mr_usable(struct siw_mr *mr, u32 stag)
+{
+	unsigned long flags;
+	bool live;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	live = siw_mr_live(mr, stag);
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return live;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
+
+/**
+ * siw_mr_place() - copy octets into a region
+ * @mr: a region the caller holds a reference on and checked the whole
+ *	access against when it was granted (siw_mr_check() or the DDP
+ *	layer's STag checks)
+ * @stag: the STag it was granted through, key included
+ * @va: Tagged Offset (or address) of the first octet
+ * @data: the octets
+ * @len: their number
+ *
+ * Copies under the region's lock, after checking that the region is
+ * still valid and still answers to @stag: an invalidation or
+ * deregistration either waits for the copy or refuses it.
+ *
+ * Context: any; does not sleep.
+ * Returns: 0, -EACCES (revoked, or registered again under another key)
+ * or -EFAULT (an octet not backed by the region); nothing is copied
+ * on -EACCES.
+ */
+int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
+		 u32 len)
+{
+	unsigned int pg_off;
+	unsigned long flags;
+	struct page *pg;
+	int rv = 0;
+	u32 n;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	if (!siw_mr_live(mr, stag))
+		rv = -EACCES;
+	while (!rv && len) {
+		pg = siw_mr_page(mr, va, &pg_off);
+		if (!pg) {
+			rv = -EFAULT;
+			break;
+		}
+		n = min_t(u32, len, PAGE_SIZE - pg_off);
+		memcpy_to_page(pg, pg_off, data, n);
+		va += n;
+		data += n;
+		len -= n;
+	}
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return rv;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_place);
+
+/**
+ * siw_mr_get_page() - take the page holding a Tagged Offset, to send from
+ * @mr: a region the caller holds a reference on and checked the access
+ *	against when it was granted
+ * @stag: the STag it was granted through, key included
+ * @va: Tagged Offset (or address) of the first octet
+ * @len: octets wanted from there; the page serves at most
+ *	PAGE_SIZE - @src->off of them
+ * @copy_slab: the caller may send after the region's owner let go of
+ *	the memory (a Read Response, timed by the peer)
+ * @src: the page, its offset, and whether the caller holds a reference
+ *
+ * A page that can be referenced comes with a reference of the caller's
+ * (put_page() it), so that it cannot be freed while the caller still
+ * sends from it, even after the region was revoked. Slab memory takes
+ * no reference (a kfree() hands it on whatever the page's count): with
+ * @copy_slab its octets are copied, at the same offset, into a page of
+ * the caller's own; without, it is the owner's, who keeps it until the
+ * work request completes.
+ *
+ * Context: any; does not sleep.
+ * Returns: 0, -EACCES (revoked, or registered again under another key),
+ * -EFAULT (not backed) or -ENOMEM.
+ */
+int siw_mr_get_page(struct siw_mr *mr, u32 stag, u64 va, u32 len,
+		    bool copy_slab, struct siw_mr_src *src)
+{
+	unsigned long flags;
+	struct page *pg;
+	int rv = 0;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	if (!siw_mr_live(mr, stag)) {
+		rv = -EACCES;
+		goto out;
+	}
+	pg = siw_mr_page(mr, va, &src->off);
+	if (!pg) {
+		rv = -EFAULT;
+		goto out;
+	}
+	src->page = pg;
+	src->ref = sendpage_ok(pg);
+	if (src->ref) {
+		get_page(pg);
+	} else if (copy_slab) {
+		src->page = alloc_page(GFP_ATOMIC);
+		if (src->page)
+			memcpy_page(src->page, src->off, pg, src->off,
+				    min_t(u32, len, PAGE_SIZE - src->off));
+		else
+			rv = -ENOMEM;
+		src->ref = true;
+	}
+out:
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return rv;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_get_page);
+
 /**
  * siw_mem_invalidate() - invalidate a fast-registration STag
  * @sdev: the device
@@ -283,8 +431,9 @@ struct page *siw_mr_page(struct siw_mr *mr, u64 va, unsigned int *pg_off)
  * @stag: the STag; its key counts only when @remote
  * @remote: the peer asks (Send with Invalidate)
  *
- * Once this returns, every later lookup sees the region invalid; the
- * caller reports the completion only after it.
+ * Once this returns, no access to the region's memory is under way and
+ * none will start (siw_mr_place(), siw_mr_get_page()); the caller
+ * reports the completion only after it.
  *
  * Context: any; does not sleep.
  * Returns: 0, -ENOENT (no such index), -EINVAL (the peer's key is not
@@ -409,7 +558,6 @@ static struct siw_mr *siw_mr_alloc(struct ib_pd *pd, enum siw_mr_kind kind,
 	}
 	mr->sdev = sdev;
 	refcount_set(&mr->ref, 1);
-	init_completion(&mr->released);
 	spin_lock_init(&mr->lock);
 	mr->kind = kind;
 	mr->access = access;
@@ -417,28 +565,37 @@ static struct siw_mr *siw_mr_alloc(struct ib_pd *pd, enum siw_mr_kind kind,
 	return mr;
 }
 
-static void siw_mr_free(struct siw_mr *mr)
+/*
+ * Revoke the region (no access is under way once this returns, none
+ * starts after it), release its memory and drop the table's reference:
+ * whoever still holds the description (a stalled stream) finds it
+ * revoked. Never waits for a holder.
+ */
+static void siw_mr_destroy(struct siw_mr *mr)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	mr->valid = false;
+	spin_unlock_irqrestore(&mr->lock, flags);
 	if (mr->umem)
 		ib_umem_release(mr->umem);
-	kvfree(mr->pages);
-	kfree(mr->pbl);
+	mr->umem = NULL;
 	atomic_dec(&mr->sdev->mem.nr_mr);
-	/* a lookup may still be looking at it, under RCU */
-	kfree_rcu(mr, rcu);
+	siw_mr_put(mr);
 }
 
 /**
- * siw_mr_publish() - make a region findable by its new STag
- * @mr: the region, fully described, its sdev set
+ * siw_mr_reserve() - give a region its STag, not yet findable
+ * @mr: the region, its sdev set
  *
- * Reserves an index (cyclically: a freed index is not reused soon),
- * draws a random key, then publishes: a lookup never sees a region
- * without its STag.
+ * Reserves an index (cyclically: a freed index is not reused soon) and
+ * draws a random key. Lookups find nothing at the index until
+ * siw_mr_store(); xa_erase() gives it back.
  *
  * Returns: 0, or -errno if the table is full.
  */
-VISIBLE_IF_KUNIT int siw_mr_publish(struct siw_mr *mr)
+VISIBLE_IF_KUNIT int siw_mr_reserve(struct siw_mr *mr)
 {
 	struct siw_mem_table *t = &mr->sdev->mem;
 	u32 index;
@@ -453,8 +610,34 @@ VISIBLE_IF_KUNIT int siw_mr_publish(struct siw_mr *mr)
 		   (get_random_u32() & SIW_STAG_KEY_MASK);
 	mr->base.lkey = mr->stag;
 	mr->base.rkey = mr->stag;
-	xa_store(&t->xa, index, mr, GFP_KERNEL);
 	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_reserve);
+
+/**
+ * siw_mr_store() - make a reserved region findable by its STag
+ * @mr: the region, fully described, siw_mr_reserve() done
+ */
+VISIBLE_IF_KUNIT void siw_mr_store(struct siw_mr *mr)
+{
+	/* the index is reserved: storing allocates nothing */
+	xa_store(&mr->sdev->mem.xa, siw_stag_index(mr->stag), mr, GFP_KERNEL);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_store);
+
+/**
+ * siw_mr_publish() - make a region findable by a new STag
+ * @mr: the region, fully described, its sdev set
+ *
+ * Returns: 0, or -errno if the table is full.
+ */
+VISIBLE_IF_KUNIT int siw_mr_publish(struct siw_mr *mr)
+{
+	int rv = siw_mr_reserve(mr);
+
+	if (!rv)
+		siw_mr_store(mr);
+	return rv;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_publish);
 
@@ -478,7 +661,7 @@ struct ib_mr *siw_get_dma_mr(struct ib_pd *pd, int access)
 	mr->valid = true;
 	rv = siw_mr_publish(mr);
 	if (rv) {
-		siw_mr_free(mr);
+		siw_mr_destroy(mr);
 		return ERR_PTR(rv);
 	}
 	return &mr->base;
@@ -552,18 +735,20 @@ struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
 	mr->va = virt;
 	mr->len = len;
 	mr->valid = true;
-	rv = siw_mr_publish(mr);
+	rv = siw_mr_reserve(mr);
 	if (rv)
 		goto err_free;
+	/* findable only once nothing can fail: no lookup ever holds it */
 	rv = siw_mr_reply(mr, udata);
 	if (rv)
-		goto err_unpublish;
+		goto err_unreserve;
+	siw_mr_store(mr);
 	return &mr->base;
 
-err_unpublish:
+err_unreserve:
 	xa_erase(&mr->sdev->mem.xa, siw_stag_index(mr->stag));
 err_free:
-	siw_mr_free(mr);
+	siw_mr_destroy(mr);
 	return ERR_PTR(rv);
 }
 
@@ -602,7 +787,7 @@ struct ib_mr *siw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	return &mr->base;
 
 err_free:
-	siw_mr_free(mr);
+	siw_mr_destroy(mr);
 	return ERR_PTR(rv);
 }
 
@@ -644,8 +829,12 @@ int siw_map_mr_sg(struct ib_mr *base, struct scatterlist *sg, int sg_nents,
  * @base: the MR
  * @udata: user data
  *
- * Removes the STag from the table, waits for lookups in progress to
- * drop their references, then frees.
+ * Removes the STag from the table and revokes the region: once it is
+ * revoked no access to its memory is under way and none starts, so the
+ * memory is released at once. A stream that still holds the region
+ * (a Read Response stalled by the peer, a Send half received) finds it
+ * revoked at its next access and fails; the description goes with the
+ * last reference. Never waits for the peer.
  *
  * Context: process; may sleep.
  * Returns: 0.
@@ -655,9 +844,6 @@ int siw_dereg_mr(struct ib_mr *base, struct ib_udata *udata)
 	struct siw_mr *mr = to_siw_mr(base);
 
 	xa_erase(&mr->sdev->mem.xa, siw_stag_index(mr->stag));
-	siw_mr_put(mr);
-	/* lookups hold references only briefly; none may outlive the MR */
-	wait_for_completion(&mr->released);
-	siw_mr_free(mr);
+	siw_mr_destroy(mr);
 	return 0;
 }

@@ -11,15 +11,18 @@
  * a new key for each registration (ib_update_fast_reg_key()).
  *
  * Lookups run under RCU and take a reference; they never sleep and may
- * be called from softirq (the receive path). A reference is meant to
- * be short: dereg_mr waits for every reference to be dropped.
- *
- * See Documentation/verbs.rst.
+ * be called from softirq (the receive path). A reference keeps the
+ * description alive, never the memory: invalidation and deregistration
+ * revoke the region under its lock, and every access to the region's
+ * memory (siw_mr_place(), siw_mr_get_page()) checks, under that same
+ * lock, that the region is valid and still answers to the STag the
+ * access was granted through. So an access is either done before the
+ * revocation returns or refused after it, and deregistration never
+ * waits for a holder. See Documentation/security.rst.
  */
 #ifndef SIW_MEM_H
 #define SIW_MEM_H
 
-#include <linux/completion.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
@@ -52,13 +55,16 @@ enum siw_mr_kind {
  *	given to the consumer (for fast-registration, the latest key the
  *	consumer chose)
  * @sdev: the device whose table holds @stag's index
- * @ref: references: one for the table, one per lookup
- * @released: completed when @ref drops to zero
+ * @ref: references: one for the table (until dereg_mr), one per lookup;
+ *	the last one frees the description
  * @rcu: frees the MR after lookups that might still see it
  * @lock: protects @stag, @valid, @access, @va, @len and the page list
- *	of a fast-registration MR against concurrent lookups
+ *	of a fast-registration MR against concurrent lookups; held across
+ *	every access to the region's memory, so that revoking under it
+ *	waits for an access under way
  * @stag: the STag the region answers to, key included
- * @valid: the region may be accessed (false after invalidation)
+ * @valid: the region may be accessed (false after invalidation and
+ *	from deregistration on)
  * @access: IB_ACCESS_* bits
  * @va: Tagged Offset of the first octet
  * @len: octets in the region
@@ -77,7 +83,6 @@ struct siw_mr {
 	struct ib_mr base;
 	struct siw_device *sdev;
 	refcount_t ref;
-	struct completion released;
 	struct rcu_head rcu;
 	spinlock_t lock;	/* see @lock above */
 	u32 stag;
@@ -107,6 +112,18 @@ struct siw_mem_table {
 	u32 next;
 	atomic_t nr_mr;
 	atomic_t nr_pd;
+};
+
+/**
+ * struct siw_mr_src - a page to send from, as siw_mr_get_page() took it
+ * @page: the page
+ * @off: offset in @page of the octet asked for
+ * @ref: the caller holds a reference on @page
+ */
+struct siw_mr_src {
+	struct page *page;
+	unsigned int off;
+	bool ref;
 };
 
 /* Why a local access through an STag is refused */
@@ -141,7 +158,11 @@ enum siw_mem_err siw_mr_check(const struct siw_ddp_region *r, const void *pd,
 struct siw_mr *siw_mr_get_local(struct siw_device *sdev, struct ib_pd *pd,
 				u32 lkey, u64 va, u32 len, u32 access,
 				enum siw_mem_err *err);
-struct page *siw_mr_page(struct siw_mr *mr, u64 va, unsigned int *pg_off);
+int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
+		 u32 len);
+int siw_mr_get_page(struct siw_mr *mr, u32 stag, u64 va, u32 len,
+		    bool copy_slab, struct siw_mr_src *src);
+bool siw_mr_usable(struct siw_mr *mr, u32 stag);
 int siw_mr_pgidx(u64 base, u32 first_off, u8 shift, u64 va, u32 *idx,
 		 u32 *off);
 int siw_mem_invalidate(struct siw_device *sdev, const void *pd, u32 stag,
@@ -149,6 +170,8 @@ int siw_mem_invalidate(struct siw_device *sdev, const void *pd, u32 stag,
 int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access);
 #if IS_ENABLED(CONFIG_KUNIT)
 int siw_mr_publish(struct siw_mr *mr);
+int siw_mr_reserve(struct siw_mr *mr);
+void siw_mr_store(struct siw_mr *mr);
 #endif
 
 /* siw_mem.c: verbs */

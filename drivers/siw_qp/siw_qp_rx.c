@@ -7,34 +7,17 @@
  *
  * Everything here runs under the socket's lock (struct siw_stream), from
  * the data-ready callback in softirq or from process context; nothing
- * sleeps. Payload is copied page by page into regions whose bounds the
- * DDP layer (tagged) or siw_mr_get_local() (receive buffers) checked.
+ * sleeps. Payload is copied into regions whose bounds the DDP layer
+ * (tagged) or siw_mr_get_local() (receive buffers) checked when the
+ * segment or the Send began; each copy checks again, under the region's
+ * lock, that the region was not revoked since (siw_mr_place()), so a
+ * segment cut in two around an invalidation places nothing after it.
  */
-#include <linux/highmem.h>
+#include <kunit/visibility.h>
 #include <net/tcp.h>
 
 #include "siw_dev/siw_dev.h"
 #include "siw_stream.h"
-
-/* Copy @len octets to Tagged Offset @va of @mr, page by page */
-static int siw_mr_copy_in(struct siw_mr *mr, u64 va, const u8 *data, u32 len)
-{
-	unsigned int pg_off;
-	struct page *pg;
-	u32 n;
-
-	while (len) {
-		pg = siw_mr_page(mr, va, &pg_off);
-		if (!pg)
-			return -EFAULT;
-		n = min_t(u32, len, PAGE_SIZE - pg_off);
-		memcpy_to_page(pg, pg_off, data, n);
-		va += n;
-		data += n;
-		len -= n;
-	}
-	return 0;
-}
 
 /* Drop the bound receive work request's regions */
 static void siw_rx_put_mrs(struct siw_stream *s)
@@ -124,7 +107,8 @@ static enum siw_ddp_err siw_rx_recv_place(void *ctx,
 		}
 		off = mo;
 		n = min(len, w->sge[i].length - off);
-		if (siw_mr_copy_in(s->rx_mr[i], w->sge[i].laddr + off, data, n))
+		if (siw_mr_place(s->rx_mr[i], w->sge[i].lkey,
+				 w->sge[i].laddr + off, data, n))
 			return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
 		data += n;
 		len -= n;
@@ -142,9 +126,15 @@ static enum siw_ddp_err siw_rx_tagged_place(void *ctx,
 	/* the responder places nothing before the RTR */
 	if (s->rx_rtr_wait)
 		return SIW_DDP_ERR_LLP_NO_RTR;
-	if (siw_mr_copy_in(r->obj, to, data, len))
+	switch (siw_mr_place(r->obj, r->stag, to, data, len)) {
+	case 0:
+		return SIW_DDP_OK;
+	case -EACCES:
+		/* invalidated (or deregistered) since the segment began */
+		return SIW_DDP_ERR_DDP_T_INVALID_STAG;
+	default:
 		return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
-	return SIW_DDP_OK;
+	}
 }
 
 /*
@@ -213,14 +203,25 @@ static enum siw_ddp_err siw_rx_read_req(void *ctx,
 	return SIW_DDP_OK;
 }
 
+/* The QP's access flags, as the consumer last set them (modify_qp) */
+static bool siw_rx_remote_ok(void *ctx, u32 access)
+{
+	struct siw_stream *s = ctx;
+
+	return READ_ONCE(s->qp->access) & access;
+}
+
 static void siw_rx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
 {
 	struct siw_stream *s = ctx;
+	unsigned long flags;
 
 	pr_info_ratelimited("siw: QP %u: Terminate from the peer: layer %u type %u code %u (%s)\n",
 			    s->qp->base.qp_num, rep->layer, rep->etype,
 			    rep->ecode, siw_ddp_err_name(rep->err));
+	spin_lock_irqsave(&s->lock, flags);
 	s->term_err = rep->err;
+	spin_unlock_irqrestore(&s->lock, flags);
 }
 
 static void siw_rx_send_done(struct siw_stream *s,
@@ -292,9 +293,11 @@ const struct siw_engine_rx_ops siw_rx_ops = {
 	.tagged_place = siw_rx_tagged_place,
 	.read_resp = siw_rx_read_resp,
 	.read_req = siw_rx_read_req,
+	.remote_ok = siw_rx_remote_ok,
 	.terminate = siw_rx_terminate,
 	.msg_done = siw_rx_msg_done,
 };
+EXPORT_SYMBOL_IF_KUNIT(siw_rx_ops);
 
 /**
  * siw_rx_start() - set the receive engine up for a new stream
@@ -330,6 +333,13 @@ static void siw_rx_stopped(struct siw_stream *s)
 	}
 	/* a Terminate from the peer, even in place of the RTR, is never answered */
 	s->rx_rtr_wait = false;
+	/*
+	 * A Send longer than the receive it was bound to: that receive
+	 * failed on its length, it was not flushed
+	 */
+	if (s->rx_bound &&
+	    siw_engine_rx_error(&s->rx) == SIW_DDP_ERR_DDP_U_TOO_LONG)
+		siw_rx_unbind(s, IB_WC_LOC_LEN_ERR, 0, 0, false, false);
 	if (term_due)
 		siw_stream_fail(s, ti.err, &ti);
 	else

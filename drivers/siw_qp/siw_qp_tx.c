@@ -10,7 +10,12 @@
  * requests complete in order once they are on the socket (a READ once
  * its last response arrived), from this work item only.
  *
- * Payload is described page by page (siw_mr_page()). A message of at
+ * Payload is described page by page, each page taken with a reference
+ * of the stream's while the region was valid (siw_mr_get_page()) and
+ * held until the message is on the socket: a region revoked meanwhile
+ * cannot have its pages freed under the sender. A Read Response checks
+ * its source again before each FPDU and ends in a Terminate once the
+ * region was invalidated or deregistered. A message of at
  * least zcopy_min octets hands its pages to TCP by reference (sendpage,
  * or MSG_SPLICE_PAGES where sendpage is gone); TCP holds a page
  * reference until the peer acknowledged the octets. Such a work request
@@ -55,10 +60,16 @@ module_param(zcopy_min, uint, 0644);
 MODULE_PARM_DESC(zcopy_min,
 		 "Smallest message, in octets, sent without a copy (default 16384)");
 
-static void siw_tx_put_mrs(struct siw_stream *s)
+/* Drop what the message in progress holds: its pages, its regions */
+static void siw_tx_put_msg(struct siw_stream *s)
 {
+	while (s->seg_refs)
+		put_page(s->seg_page[--s->seg_refs]);
 	while (s->tx_nmr)
 		siw_mr_put(s->tx_mr[--s->tx_nmr]);
+	if (s->tx_kind == SIW_TX_RRESP && s->rresp.mr)
+		siw_mr_put(s->rresp.mr);
+	s->rresp.mr = NULL;
 }
 
 /**
@@ -74,10 +85,7 @@ void siw_tx_release(struct siw_stream *s)
 	unsigned long flags;
 	struct siw_mr *mr;
 
-	siw_tx_put_mrs(s);
-	if (s->tx_kind == SIW_TX_RRESP && s->rresp.mr)
-		siw_mr_put(s->rresp.mr);
-	s->rresp.mr = NULL;
+	siw_tx_put_msg(s);
 	s->tx_kind = SIW_TX_IDLE;
 	s->tx_fpdu = false;
 	spin_lock_irqsave(&s->lock, flags);
@@ -189,35 +197,51 @@ static bool siw_tx_retire(struct siw_stream *s)
 static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 {
 	struct siw_engine_seg *seg;
+	struct page **pages;
 
 	if (need <= s->seg_max)
 		return 0;
 	if (need > U32_MAX / sizeof(*seg))
 		return -ENOMEM;
+	pages = kvmalloc_array(need, sizeof(*pages), GFP_KERNEL);
 	seg = kvmalloc_array(need, sizeof(*seg), GFP_KERNEL);
-	if (!seg)
+	if (!seg || !pages) {
+		kvfree(pages);
+		kvfree(seg);
 		return -ENOMEM;
+	}
 	kvfree(s->seg);
+	kvfree(s->seg_page);
 	s->seg = seg;
+	s->seg_page = pages;
 	s->seg_max = need;
 	return 0;
 }
 
-/* Describe [@va, @va + @len) of @mr as page segments from s->seg[*n] */
-static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr, u64 va,
-			    u32 len, u32 *n)
+/*
+ * Describe [@va, @va + @len) of @mr, granted through @stag, as page
+ * segments from s->seg[*n], with a reference on each page that takes
+ * one (siw_tx_put_msg() drops them); @copy_slab: see siw_mr_get_page().
+ * Returns 0, or -EACCES if @mr was revoked.
+ */
+static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr,
+			    u32 stag, u64 va, u32 len, bool copy_slab, u32 *n)
 {
-	unsigned int pg_off;
-	struct page *pg;
+	struct siw_mr_src src;
+	int rv;
 	u32 c;
 
 	while (len) {
-		pg = siw_mr_page(mr, va, &pg_off);
-		if (!pg || *n >= s->seg_max)
+		if (*n >= s->seg_max)
 			return -EFAULT;
-		c = min_t(u32, len, PAGE_SIZE - pg_off);
+		rv = siw_mr_get_page(mr, stag, va, len, copy_slab, &src);
+		if (rv)
+			return rv;
+		if (src.ref)
+			s->seg_page[s->seg_refs++] = src.page;
+		c = min_t(u32, len, PAGE_SIZE - src.off);
 		s->seg[(*n)++] = (struct siw_engine_seg){
-			.page = pg, .off = pg_off, .len = c,
+			.page = src.page, .off = src.off, .len = c,
 			.kind = SIW_ENGINE_SEG_PAGE,
 		};
 		va += c;
@@ -257,8 +281,9 @@ static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 			siw_mr_put(mr);
 		} else {
 			s->tx_mr[s->tx_nmr++] = mr;
-			rv = siw_tx_add_range(s, mr, w->sge[i].laddr,
-					      w->sge[i].length, n);
+			rv = siw_tx_add_range(s, mr, w->sge[i].lkey,
+					      w->sge[i].laddr,
+					      w->sge[i].length, false, n);
 			if (rv)
 				return rv;
 		}
@@ -461,11 +486,27 @@ static int siw_tx_start_wqe(struct siw_stream *s)
 	if (!rv)
 		rv = siw_engine_tx_msg(&s->tx, &msg);
 	if (rv) {
-		siw_tx_put_mrs(s);
+		siw_tx_put_msg(s);
 		siw_tx_wqe_done(s, IB_WC_LOC_PROT_ERR);
 		return rv;
 	}
 	s->tx_kind = SIW_TX_WQE;
+	return 1;
+}
+
+/*
+ * The source region of the Read Response in progress was invalidated or
+ * deregistered since the Read Request arrived: the response ends with a
+ * Terminate (RDMAP, remote protection error, invalid STag), which the
+ * loop sends next. Returns 1.
+ */
+static int siw_tx_rresp_revoked(struct siw_stream *s)
+{
+	struct siw_rdmap_term_info ti = {
+		.err = SIW_DDP_ERR_RDMAP_INVALID_STAG,
+	};
+
+	siw_stream_fail(s, ti.err, &ti);
 	return 1;
 }
 
@@ -489,7 +530,10 @@ static int siw_tx_start_rresp(struct siw_stream *s)
 
 	rv = siw_tx_seg_reserve(s, siw_tx_range_segs(rr->len));
 	if (!rv && rr->len)
-		rv = siw_tx_add_range(s, s->rresp.mr, rr->src_to, rr->len, &n);
+		rv = siw_tx_add_range(s, s->rresp.mr, rr->src_stag, rr->src_to,
+				      rr->len, true, &n);
+	if (rv == -EACCES)
+		return siw_tx_rresp_revoked(s);
 	if (rv)
 		return rv;
 	msg.stag = rr->sink_stag;
@@ -544,10 +588,7 @@ static int siw_tx_start_term(struct siw_stream *s)
 
 	/* a message cut short: the Terminate follows its last full FPDU */
 	siw_engine_tx_abort(&s->tx);
-	siw_tx_put_mrs(s);
-	if (s->tx_kind == SIW_TX_RRESP && s->rresp.mr)
-		siw_mr_put(s->rresp.mr);
-	s->rresp.mr = NULL;
+	siw_tx_put_msg(s);
 	s->tx_kind = SIW_TX_TERM;
 	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
 }
@@ -586,7 +627,7 @@ static void siw_tx_msg_sent(struct siw_stream *s)
 
 	switch (s->tx_kind) {
 	case SIW_TX_WQE:
-		siw_tx_put_mrs(s);
+		siw_tx_put_msg(s);
 		if (s->wqe.opcode == SIW_OP_READ ||
 		    s->wqe.opcode == SIW_OP_READ_LOCAL_INV) {
 			/* more Read Requests to send for it? */
@@ -597,9 +638,7 @@ static void siw_tx_msg_sent(struct siw_stream *s)
 		}
 		break;
 	case SIW_TX_RRESP:
-		if (s->rresp.mr)
-			siw_mr_put(s->rresp.mr);
-		s->rresp.mr = NULL;
+		siw_tx_put_msg(s);
 		lock_sock(sk);
 		siw_engine_rx_ird_put(&s->rx);
 		release_sock(sk);
@@ -749,6 +788,10 @@ static int siw_tx_next_fpdu(struct siw_stream *s)
 		if (!siw_engine_tx_busy(&s->tx))
 			return 1;	/* a local operation: nothing to send */
 	}
+	/* each FPDU of a Read Response finds its source still granted */
+	if (s->tx_kind == SIW_TX_RRESP && s->rresp.mr &&
+	    !siw_mr_usable(s->rresp.mr, s->rresp.rr.src_stag))
+		return siw_tx_rresp_revoked(s);
 	s->txd.piece = s->piece;
 	s->txd.max = ARRAY_SIZE(s->piece);
 	rv = siw_engine_tx_next(&s->tx, &s->txd);
@@ -822,6 +865,40 @@ static void siw_tx_run(struct siw_stream *s, int budget)
 		 READ_ONCE(s->qp->state) == SIW_QP_RTS &&
 		 !(s->wqe.flags & SIW_WQE_READ_FENCE) && !siw_tx_orq_full(s))
 		siw_stream_kick(s);
+}
+
+/**
+ * siw_tx_flush_term() - the stream stops: send the Terminate still due
+ * @s: the stream, its TX work cancelled, @s->tx_mutex held
+ *
+ * A local error queued a Terminate that the work had no time to send
+ * before the QP was detached: send it now, after the FPDU under way, as
+ * far as the socket takes it without waiting. Nothing else is sent and
+ * nothing completes here; what the socket does not take is lost with
+ * the connection.
+ *
+ * Context: process.
+ */
+void siw_tx_flush_term(struct siw_stream *s)
+{
+	int steps = 8;
+
+	lockdep_assert_held(&s->tx_mutex);
+	while (steps-- && (READ_ONCE(s->term_pending) ||
+			   s->tx_kind == SIW_TX_TERM)) {
+		if (s->tx_fpdu) {
+			if (siw_tx_push(s))
+				return;
+			s->tx_fpdu = false;
+			if (s->tx_kind == SIW_TX_TERM && s->txd.last) {
+				s->term_sent = true;
+				return;
+			}
+			continue;
+		}
+		if (siw_tx_next_fpdu(s) <= 0)
+			return;
+	}
 }
 
 /**

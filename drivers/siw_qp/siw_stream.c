@@ -252,6 +252,7 @@ static void siw_stream_poll(struct siw_stream *s)
 static void siw_stream_free(struct siw_stream *s)
 {
 	kvfree(s->seg);
+	kvfree(s->seg_page);
 	kfree(s->orq);
 	kfree(s->irq);
 	kfree(s->sq_rec);
@@ -272,10 +273,12 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	s->sq_mask = qp->sq.size - 1;
 	s->seg_max = SIW_TX_SEGS;
 	s->seg = kvmalloc_array(s->seg_max, sizeof(*s->seg), GFP_KERNEL);
+	s->seg_page = kvmalloc_array(s->seg_max, sizeof(*s->seg_page),
+				     GFP_KERNEL);
 	s->orq = kcalloc(s->ord, sizeof(*s->orq), GFP_KERNEL);
 	s->irq = kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL);
 	s->sq_rec = kcalloc(qp->sq.size, sizeof(*s->sq_rec), GFP_KERNEL);
-	if (!s->seg || !s->orq || !s->irq || !s->sq_rec) {
+	if (!s->seg || !s->seg_page || !s->orq || !s->irq || !s->sq_rec) {
 		siw_stream_free(s);
 		return NULL;
 	}
@@ -298,7 +301,6 @@ static void siw_stream_stop(struct siw_stream *s)
 
 	spin_lock_irqsave(&s->lock, flags);
 	s->stopped = true;
-	s->term_pending = false;
 	spin_unlock_irqrestore(&s->lock, flags);
 	/*
 	 * A doorbell's siw_tx_direct() may still run and queue the work:
@@ -308,6 +310,8 @@ static void siw_stream_stop(struct siw_stream *s)
 	mutex_unlock(&s->tx_mutex);
 	cancel_work_sync(&s->tx_work);
 	mutex_lock(&s->tx_mutex);
+	/* a Terminate a local error queued still goes before the close */
+	siw_tx_flush_term(s);
 	siw_tx_release(s);
 	mutex_unlock(&s->tx_mutex);
 	lock_sock(sk);

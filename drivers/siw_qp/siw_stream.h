@@ -157,6 +157,8 @@ enum siw_tx_kind {
  * @seg: the payload of the message in progress (kvmalloc'd, grown as
  *	messages need)
  * @seg_max: entries at @seg
+ * @seg_page: the pages of @seg the stream holds a reference on
+ * @seg_refs: entries at @seg_page
  * @piece: the pieces of @txd
  * @rx: the receive engine
  * @rx_wqe: the receive work request bound to the Send arriving
@@ -226,6 +228,8 @@ struct siw_stream {
 	u32 tx_nmr;
 	struct siw_engine_seg *seg;
 	u32 seg_max;
+	struct page **seg_page;
+	u32 seg_refs;
 	struct siw_engine_seg piece[SIW_ENGINE_TX_PIECES];
 
 	/* receive: under the socket's lock */
@@ -251,6 +255,7 @@ bool siw_stream_stopped(struct siw_stream *s);
 void siw_tx_work(struct work_struct *w);
 void siw_tx_direct(struct siw_stream *s);
 void siw_tx_release(struct siw_stream *s);
+void siw_tx_flush_term(struct siw_stream *s);
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
 
 /* siw_qp_rx.c */

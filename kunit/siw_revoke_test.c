@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite siw_revoke: invalidation and deregistration against
+ * accesses already under way (Documentation/security.rst).
+ *
+ * A device made up for the test holds a fast-registration region backed
+ * by a real page. The cases run the real memory layer and, for the
+ * receive side, the real receive engine with the QP layer's own
+ * placement callbacks (siw_rx_ops), and stop a transfer half-way the
+ * way a peer can: a tagged Write FPDU cut in two around a Local
+ * Invalidate, a Read Response stalled between two FPDUs around a Send
+ * with Invalidate, a deregistration while a stream still holds the
+ * region. Nothing may reach the memory after the revocation returned,
+ * and deregistration must not wait for the holder.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/highmem.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "siw_dev/siw_dev.h"
+#include "siw_qp/siw_stream.h"
+#include "siw_ddp_test.h"
+
+#define RV_IOVA		0x40000ULL
+#define RV_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_READ)
+#define RV_WRITE_LEN	2048
+#define RV_FILL		0x5a
+
+/**
+ * struct rv_fixture - a device, a PD and a registered region
+ * @sdev: a device with nothing but an STag table
+ * @pd: a PD of that device
+ * @mr: a fast-registration MR mapping @page, registered as @stag
+ * @page: the region's memory, filled with RV_FILL
+ * @stag: the STag it is registered under
+ */
+struct rv_fixture {
+	struct siw_device *sdev;
+	struct ib_pd pd;
+	struct siw_mr *mr;
+	struct page *page;
+	u32 stag;
+};
+
+/* Every octet of [@off, @off + @len) of @pg is @val */
+static bool rv_all(struct page *pg, u32 off, u32 len, u8 val)
+{
+	u8 *va = kmap_local_page(pg);
+	bool same = !memchr_inv(va + off, val, len);
+
+	kunmap_local(va);
+	return same;
+}
+
+/* A fast-registration MR mapping @addr's page, registered with @key */
+static struct siw_mr *rv_fastreg(struct kunit *test, struct rv_fixture *f,
+				 const void *addr, u8 key)
+{
+	struct ib_mr *base;
+	struct siw_mr *mr;
+
+	base = siw_alloc_mr(&f->pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, base);
+	mr = to_siw_mr(base);
+	base->pd = &f->pd;
+	base->iova = RV_IOVA + offset_in_page(addr);
+	base->length = PAGE_SIZE - offset_in_page(addr);
+	base->page_size = PAGE_SIZE;
+	mr->pbl[0] = (u64)(uintptr_t)addr & PAGE_MASK;
+	mr->npages = 1;
+	mr->first_off = offset_in_page(addr);
+	f->stag = (mr->stag & ~SIW_STAG_KEY_MASK) | key;
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(mr, &f->pd, f->stag, RV_ACCESS),
+			0);
+	return mr;
+}
+
+static int rv_init(struct kunit *test)
+{
+	struct rv_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return -ENOMEM;
+	f->sdev = kunit_kzalloc(test, sizeof(*f->sdev), GFP_KERNEL);
+	f->page = alloc_page(GFP_KERNEL);
+	if (!f->sdev || !f->page)
+		return -ENOMEM;
+	siw_mem_table_init(&f->sdev->mem);
+	f->pd.device = &f->sdev->base;
+	memset(page_address(f->page), RV_FILL, PAGE_SIZE);
+	test->priv = f;
+	f->mr = rv_fastreg(test, f, page_address(f->page), 0x11);
+	return 0;
+}
+
+static void rv_exit(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+
+	if (f->mr)
+		siw_dereg_mr(&f->mr->base, NULL);
+	siw_mem_table_destroy(&f->sdev->mem);
+	__free_page(f->page);
+}
+
+/*
+ * A peer's tagged Write, framed by the transmit engine into @w; returns
+ * the wire length. @data is RV_WRITE_LEN octets.
+ */
+static size_t rv_write_wire(struct kunit *test, u32 stag, const u8 *data,
+			    u8 *w, size_t size)
+{
+	struct siw_engine_seg seg = { .addr = data, .len = RV_WRITE_LEN,
+				      .kind = SIW_ENGINE_SEG_KVA };
+	struct siw_engine_msg m = { .opcode = SIW_RDMAP_WRITE, .stag = stag,
+				    .to = RV_IOVA,
+				    .sgl = { .seg = &seg, .nseg = 1 } };
+	struct siw_engine_seg *pieces;
+	struct siw_engine_txd d = { .max = SIW_ENGINE_TX_PIECES };
+	struct siw_engine_tx *tx;
+	size_t len = 0;
+	unsigned int i;
+	u8 *va;
+	int rv;
+
+	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
+	pieces = kunit_kcalloc(test, SIW_ENGINE_TX_PIECES, sizeof(*pieces),
+			       GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, tx && pieces);
+	d.piece = pieces;
+	/* one FPDU carries it all */
+	siw_engine_tx_init(tx, false, true, 9000);
+	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, &m), 0);
+	KUNIT_ASSERT_EQ(test, siw_engine_tx_next(tx, &d), 1);
+	KUNIT_ASSERT_TRUE(test, d.last);
+	for (i = 0; i < d.n; i++) {
+		KUNIT_ASSERT_LE(test, len + d.piece[i].len, size);
+		if (d.piece[i].kind == SIW_ENGINE_SEG_PAGE) {
+			va = kmap_local_page(d.piece[i].page);
+			memcpy(w + len, va + d.piece[i].off, d.piece[i].len);
+			kunmap_local(va);
+		} else {
+			memcpy(w + len, d.piece[i].addr, d.piece[i].len);
+		}
+		len += d.piece[i].len;
+	}
+	rv = siw_engine_tx_next(tx, &d);
+	KUNIT_ASSERT_EQ(test, rv, 0);
+	return len;
+}
+
+/* The receive engine with the QP layer's callbacks on a bare stream */
+static struct siw_engine_rx *rv_rx(struct kunit *test, struct rv_fixture *f)
+{
+	struct siw_stream *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct siw_engine_rx *rx = kunit_kzalloc(test, sizeof(*rx),
+						 GFP_KERNEL);
+	struct siw_engine_rx_cfg cfg = {
+		.ops = &siw_rx_ops, .ctx = s,
+		.mem = { .ops = &siw_mem_ddp_ops, .ctx = f->sdev },
+		.pd = &f->pd, .ird = 1, .crc = true,
+	};
+
+	KUNIT_ASSERT_TRUE(test, s && rx);
+	siw_engine_rx_init(rx, &cfg);
+	return rx;
+}
+
+/*
+ * A tagged Write FPDU arrives in two parts; between them the consumer
+ * invalidates the sink (@inval) or not. Returns the octets of the
+ * region's page that the first part covers.
+ */
+static u32 rv_torn_write(struct kunit *test, bool inval)
+{
+	struct rv_fixture *f = test->priv;
+	struct siw_engine_rx *rx = rv_rx(test, f);
+	size_t size = RV_WRITE_LEN + 64, len, cut;
+	u8 *data, *w;
+
+	data = kunit_kmalloc(test, RV_WRITE_LEN, GFP_KERNEL);
+	w = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, data && w);
+	memset(data, 0xa1, RV_WRITE_LEN);
+	len = rv_write_wire(test, f->stag, data, w, size);
+	/* the header and the first 1000 payload octets */
+	cut = len - RV_WRITE_LEN - 4 + 1000;
+	KUNIT_ASSERT_EQ(test, siw_engine_rx_feed(rx, w, cut), cut);
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, 1000, 0xa1));
+	if (inval)
+		KUNIT_ASSERT_EQ(test, siw_mem_invalidate(f->sdev, &f->pd,
+							 f->stag, false), 0);
+	siw_engine_rx_feed(rx, w + cut, len - cut);
+	if (inval) {
+		siw_ddp_expect(test, siw_engine_rx_error(rx),
+			       &(struct siw_ddp_triple)T_DDP_T_INV_STAG);
+		KUNIT_EXPECT_TRUE(test, siw_engine_rx_stopped(rx));
+	} else {
+		KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
+	}
+	return 1000;
+}
+
+/* Without an invalidation the two parts place the whole Write */
+static void revoke_torn_write_control(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u32 first = rv_torn_write(test, false);
+
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, first, RV_WRITE_LEN - first,
+				       0xa1));
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, RV_WRITE_LEN,
+				       PAGE_SIZE - RV_WRITE_LEN, RV_FILL));
+}
+
+/* After the Local Invalidate returned, the rest of the FPDU lands nowhere */
+static void revoke_torn_write(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u32 first = rv_torn_write(test, true);
+
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, first, PAGE_SIZE - first,
+				       RV_FILL));
+}
+
+/* Registered again under a new key: the old STag places nothing */
+static void revoke_place_new_key(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u8 data[16];
+	u32 old = f->stag;
+
+	memset(data, 0xb2, sizeof(data));
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(f->sdev, &f->pd, old, false),
+			0);
+	f->stag = (old & ~SIW_STAG_KEY_MASK) | 0x12;
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
+					      RV_ACCESS), 0);
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, old, RV_IOVA, data,
+					   sizeof(data)), -EACCES);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, PAGE_SIZE, RV_FILL));
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA, data,
+					   sizeof(data)), 0);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, sizeof(data), 0xb2));
+}
+
+/*
+ * A Read Response of two FPDUs from the region; the peer stalls it
+ * after the first and sends a Send with Invalidate for the source. The
+ * first FPDU's page stays the sender's (its reference), the second FPDU
+ * finds the source revoked and takes nothing.
+ */
+static void revoke_read_response_stalled(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	struct siw_mr_src src;
+	int count;
+
+	count = page_ref_count(f->page);
+	KUNIT_ASSERT_EQ(test, siw_mr_get_page(f->mr, f->stag, RV_IOVA, 1024,
+					      true, &src), 0);
+	KUNIT_EXPECT_PTR_EQ(test, src.page, f->page);
+	KUNIT_EXPECT_TRUE(test, src.ref);
+	KUNIT_EXPECT_EQ(test, page_ref_count(f->page), count + 1);
+	KUNIT_EXPECT_TRUE(test, siw_mr_usable(f->mr, f->stag));
+
+	/* the peer's Send with Invalidate, processed by the receive path */
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(f->sdev, &f->pd, f->stag,
+						 true), 0);
+	KUNIT_EXPECT_FALSE(test, siw_mr_usable(f->mr, f->stag));
+	KUNIT_EXPECT_EQ(test, siw_mr_get_page(f->mr, f->stag, RV_IOVA + 1024,
+					      1024, true, &src), -EACCES);
+	/* the page of the FPDU already cut cannot be freed under it */
+	KUNIT_EXPECT_EQ(test, page_ref_count(f->page), count + 1);
+	put_page(f->page);
+}
+
+/* Slab memory takes no reference: a Read Response sends a copy */
+static void revoke_read_response_slab(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	struct siw_mr_src src;
+	struct siw_mr *mr;
+	u8 *buf;
+
+	buf = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, 0xc3, 64);
+	mr = rv_fastreg(test, f, buf, 0x21);
+	KUNIT_EXPECT_EQ(test, siw_mr_get_page(mr, f->stag, RV_IOVA +
+					      offset_in_page(buf), 64, true,
+					      &src), 0);
+	KUNIT_EXPECT_TRUE(test, src.ref);
+	KUNIT_EXPECT_PTR_NE(test, src.page, virt_to_page(buf));
+	KUNIT_EXPECT_EQ(test, src.off, (unsigned int)offset_in_page(buf));
+	if (src.page) {
+		KUNIT_EXPECT_TRUE(test, rv_all(src.page, src.off, 64, 0xc3));
+		put_page(src.page);
+	}
+	/* a send work request's own memory: its owner keeps it */
+	KUNIT_EXPECT_EQ(test, siw_mr_get_page(mr, f->stag, RV_IOVA +
+					      offset_in_page(buf), 64, false,
+					      &src), 0);
+	KUNIT_EXPECT_FALSE(test, src.ref);
+	KUNIT_EXPECT_PTR_EQ(test, src.page, virt_to_page(buf));
+	siw_dereg_mr(&mr->base, NULL);
+	kfree(buf);
+}
+
+/**
+ * struct rv_dereg - a deregistration on a thread of its own
+ * @mr: the region
+ * @done: completed when siw_dereg_mr() returned
+ */
+struct rv_dereg {
+	struct siw_mr *mr;
+	struct completion done;
+};
+
+static int rv_dereg_thread(void *arg)
+{
+	struct rv_dereg *d = arg;
+
+	siw_dereg_mr(&d->mr->base, NULL);
+	complete(&d->done);
+	return 0;
+}
+
+/*
+ * A stream holds the region (a Read Response the peer stalls, a Send
+ * half received): deregistration returns without it, and the holder's
+ * next access is refused. The thread and the wait only keep a failing
+ * kernel from hanging the suite: a deregistration that waits for the
+ * holder is seen as one that has not returned when the holder lets go.
+ */
+static void revoke_dereg_held(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	struct task_struct *t;
+	struct rv_dereg *d;
+	struct siw_mr *held;
+	bool returned;
+	u8 data[8] = { };
+
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	held = siw_mr_get(f->sdev, f->stag);
+	KUNIT_ASSERT_PTR_EQ(test, held, f->mr);
+	d->mr = f->mr;
+	f->mr = NULL;
+	init_completion(&d->done);
+	t = kthread_run(rv_dereg_thread, d, "siw-kunit-dereg");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	returned = wait_for_completion_timeout(&d->done, 20 * HZ);
+	KUNIT_EXPECT_TRUE_MSG(test, returned,
+			      "dereg_mr waited for a holder of the region");
+	if (returned) {
+		KUNIT_EXPECT_FALSE(test, siw_mr_usable(held, f->stag));
+		KUNIT_EXPECT_EQ(test, siw_mr_place(held, f->stag, RV_IOVA,
+						   data, sizeof(data)),
+				-EACCES);
+		KUNIT_EXPECT_PTR_EQ(test, siw_mr_get(f->sdev, f->stag),
+				    (struct siw_mr *)NULL);
+	}
+	/* the holder lets go: the description goes with it */
+	siw_mr_put(held);
+	wait_for_completion(&d->done);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, PAGE_SIZE, RV_FILL));
+}
+
+/* A region is findable only once registration can no longer fail */
+static void revoke_reserved_unfindable(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	struct siw_mr *mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	struct siw_mr *found;
+
+	KUNIT_ASSERT_NOT_NULL(test, mr);
+	mr->sdev = f->sdev;
+	refcount_set(&mr->ref, 1);
+	spin_lock_init(&mr->lock);
+	mr->kind = SIW_MR_USER;
+	mr->valid = true;
+	KUNIT_ASSERT_EQ(test, siw_mr_reserve(mr), 0);
+	KUNIT_EXPECT_PTR_EQ(test, siw_mr_get(f->sdev, mr->stag),
+			    (struct siw_mr *)NULL);
+	siw_mr_store(mr);
+	found = siw_mr_get(f->sdev, mr->stag);
+	KUNIT_EXPECT_PTR_EQ(test, found, mr);
+	if (found)
+		siw_mr_put(found);
+	xa_erase(&f->sdev->mem.xa, siw_stag_index(mr->stag));
+	kfree(mr);
+}
+
+static struct kunit_case siw_revoke_cases[] = {
+	KUNIT_CASE(revoke_torn_write_control),
+	KUNIT_CASE(revoke_torn_write),
+	KUNIT_CASE(revoke_place_new_key),
+	KUNIT_CASE(revoke_read_response_stalled),
+	KUNIT_CASE(revoke_read_response_slab),
+	KUNIT_CASE(revoke_dereg_held),
+	KUNIT_CASE(revoke_reserved_unfindable),
+	{}
+};
+
+static struct kunit_suite siw_revoke_suite = {
+	.name = "siw_revoke",
+	.init = rv_init,
+	.exit = rv_exit,
+	.test_cases = siw_revoke_cases,
+};
+
+kunit_test_suite(siw_revoke_suite);
