@@ -7,7 +7,9 @@
 # RDMA endpoints in the initial namespace only, so they meet through one
 # device on a local address.
 # Each round logs in, checks the session's transport, writes a data set
-# with O_DIRECT, reads it back against its checksum and logs out.
+# of its own (fresh random octets, so that a write lost in a later round
+# cannot hide behind an earlier round's identical data) with O_DIRECT,
+# reads it back against its checksum and logs out.
 #
 #   iser.sh [PEER [ROUNDS]]
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
@@ -29,13 +31,12 @@ modprobe -a target_core_mod iscsi_target_mod ib_isert ib_iser sd_mod
 t_check "the target: ramdisk, iSCSI target, iSER portal" iser_target_up "$IQN" "$SIW_IP_A"
 t_check "iscsid runs" iscsid_start
 
-dd if=/dev/urandom of=/tmp/iser-data bs=1M count=$DATA_MB status=none
-sum=$(sha256sum < /tmp/iser-data)
-
 # round N: login, transport, I/O, logout; returns non-zero at the first
 # step that fails and says which
 round() {
-	local dev
+	local dev sum
+	dd if=/dev/urandom of=/tmp/iser-data bs=1M count=$DATA_MB status=none
+	sum=$(sha256sum < /tmp/iser-data)
 	iscsiadm -m node -T "$IQN" -p "$PORTAL" -l > /dev/null ||
 		{ echo "round $1: login failed"; return 1; }
 	iscsiadm -m session | grep -q "^iser: .*$IQN" ||

@@ -5,8 +5,10 @@
 # tmpfs as namespace 1) and the nvme-rdma host through nvme-cli. On 6.1
 # both make their RDMA endpoints in the initial namespace only, so they
 # meet through one device on a local address. Each round connects,
-# checks the controller's transport, writes a data set with O_DIRECT,
-# reads it back against its checksum and disconnects.
+# checks the controller's transport, writes a data set of its own (fresh
+# random octets, so that a write lost in a later round cannot hide
+# behind an earlier round's identical data) with O_DIRECT, reads it back
+# against its checksum and disconnects.
 #
 #   nvmeof.sh [PEER [ROUNDS]]
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
@@ -26,7 +28,6 @@ t_check "$PEER: device on $SIW_IF_A" \
 IMG=$(nvme_img 64M) || { t_fail "a 64 MiB file for the namespace"; t_done; }
 t_check "nvmet: subsystem, namespace and rdma port on $SIW_IP_A:$NVME_PORT" \
 	nvmet_up "$SIW_IP_A" "$IMG"
-dd if=/dev/urandom of=/tmp/nvme-data bs=1M count=$DATA_MB status=none
 
 # the controller's transport, as the host reports it
 nvme_transport() {
@@ -39,6 +40,7 @@ nvme_transport() {
 
 round() {
 	local dev
+	dd if=/dev/urandom of=/tmp/nvme-data bs=1M count=$DATA_MB status=none
 	nvme connect -t rdma -a "$SIW_IP_A" -s $NVME_PORT -n "$NVME_NQN" \
 		--hostnqn="$HOSTNQN" > /dev/null ||
 		{ echo "round $1: connect failed"; return 1; }
