@@ -25,7 +25,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/skbuff.h>
-#include <asm/unaligned.h>
+#include "siw_compat.h"
 
 #include "siw_engine_test.h"
 

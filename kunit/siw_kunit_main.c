@@ -6,11 +6,8 @@
 #include <linux/module.h>
 #include <kunit/test.h>
 
-/* Since 6.13 namespaces are string literals; Kbuild tells which. */
-#ifdef SIW_NS_IS_STRING
-MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
-#else
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-#endif
+#include "siw_compat.h"
+
+MODULE_IMPORT_NS(SIW_KUNIT_NS);
 MODULE_DESCRIPTION("KUnit suites for the siw software iWARP device");
 MODULE_LICENSE("GPL");

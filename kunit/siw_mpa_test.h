@@ -16,7 +16,7 @@
 #include <kunit/test.h>
 #include <linux/crc32c.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include "siw_compat.h"
 
 #include "siw_mpa/siw_mpa.h"
 

@@ -14,7 +14,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
-#include <asm/unaligned.h>
+#include "siw_compat.h"
 
 #include "ddp_wire.h"
 #include "siw_ddp.h"

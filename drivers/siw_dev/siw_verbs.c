@@ -9,6 +9,7 @@
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/siw-abi.h>
 
+#include "siw_compat.h"
 #include "siw_dev.h"
 #include "siw_limits.h"
 #include "siw_qp/siw_qp.h"
@@ -226,7 +227,7 @@ const struct ib_device_ops siw_device_ops = {
 	.map_mr_sg = siw_map_mr_sg,
 	.dereg_mr = siw_dereg_mr,
 
-	.create_cq = siw_create_cq,
+	.create_cq = SIW_CREATE_CQ_OP,
 	.destroy_cq = siw_destroy_cq,
 	.poll_cq = siw_poll_cq,
 	.req_notify_cq = siw_req_notify_cq,

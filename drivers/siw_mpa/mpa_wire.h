@@ -16,7 +16,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <asm/byteorder.h>
-#include <asm/unaligned.h>
+#include "siw_compat.h"
 
 /*
  * FPDU (RFC 5044 section 4.1), markers not drawn:

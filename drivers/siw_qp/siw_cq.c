@@ -41,14 +41,14 @@ static int siw_cq_reply(struct siw_cq *cq, struct ib_udata *udata,
 }
 
 /**
- * siw_create_cq() - the create_cq verb
+ * siw_cq_create() - make a CQ, the work of the create_cq verb
  * @base: the core's CQ
  * @attr: entries wanted; no flags
  * @udata: for a process: returns struct siw_uresp_create_cq
  *
  * Returns: 0 or -errno.
  */
-int siw_create_cq(struct ib_cq *base, const struct ib_cq_init_attr *attr,
+int siw_cq_create(struct ib_cq *base, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata)
 {
 	struct siw_device *sdev = to_siw_dev(base->device);
@@ -87,6 +87,21 @@ err_ring:
 err_count:
 	atomic_dec(&sdev->nr_cq);
 	return rv;
+}
+
+/**
+ * siw_create_cq() - the create_cq verb
+ * @base: the core's CQ
+ * @attr: entries wanted; no flags
+ * @attrs: a process's call, whose driver udata takes struct
+ *	siw_uresp_create_cq; NULL for a kernel consumer
+ *
+ * Returns: 0 or -errno.
+ */
+int siw_create_cq(struct ib_cq *base, const struct ib_cq_init_attr *attr,
+		  struct uverbs_attr_bundle *attrs)
+{
+	return siw_cq_create(base, attr, attrs ? &attrs->driver_udata : NULL);
 }
 
 /**

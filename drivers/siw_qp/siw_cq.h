@@ -12,6 +12,7 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/siw-abi.h>
+#include <rdma/uverbs_ioctl.h>
 
 /**
  * struct siw_cq - a completion queue
@@ -66,8 +67,10 @@ struct siw_cqe_src {
 	bool solicited;
 };
 
-int siw_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+int siw_cq_create(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata);
+int siw_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+		  struct uverbs_attr_bundle *attrs);
 int siw_destroy_cq(struct ib_cq *cq, struct ib_udata *udata);
 int siw_poll_cq(struct ib_cq *cq, int num_entries, struct ib_wc *wc);
 int siw_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags);

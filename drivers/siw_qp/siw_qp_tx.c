@@ -32,6 +32,7 @@
 #include <linux/uio.h>
 #include <net/tcp.h>
 
+#include "siw_compat.h"
 #include "siw_dev/siw_dev.h"
 #include "siw_stream.h"
 
@@ -681,24 +682,6 @@ static bool siw_tx_piece_zc(const struct siw_stream *s,
 	       sendpage_ok(p->page);
 }
 
-/* Queue a page by reference; the socket is locked */
-static int siw_tx_page_locked(struct sock *sk, struct page *page,
-			      unsigned int off, size_t len, int flags)
-{
-#ifdef MSG_SPLICE_PAGES	/* sendpage is gone */
-	struct msghdr msg = { .msg_flags = flags | MSG_SPLICE_PAGES };
-	struct bio_vec bv;
-
-	bvec_set_page(&bv, page, len, off);
-	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bv, 1, len);
-	return tcp_sendmsg_locked(sk, &msg, len);
-#else
-	if (flags & MSG_MORE)
-		flags |= MSG_SENDPAGE_NOTLAST;
-	return tcp_sendpage_locked(sk, page, off, len, flags);
-#endif
-}
-
 /*
  * Hand the rest of the FPDU to TCP under one hold of the socket's lock:
  * runs of copied pieces in one sendmsg each, pages by reference one at a
@@ -727,8 +710,9 @@ static int siw_tx_push(struct siw_stream *s)
 		if (siw_tx_piece_zc(s, p)) {
 			total = p->len - skip;
 			more = (i + 1 < d->n || !d->last) ? MSG_MORE : 0;
-			rv = siw_tx_page_locked(sk, p->page, p->off + skip,
-						total, base | more);
+			rv = siw_tcp_splice_page_locked(sk, p->page,
+							p->off + skip, total,
+							base | more);
 			if (rv > 0) {
 				s->tx_off += rv;
 				s->tx_zc_used = true;
