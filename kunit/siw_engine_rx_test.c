@@ -183,6 +183,8 @@ struct rx_msg {
  * @read_resp_err: what the fake ORQ says of a Read Response
  * @read_req_err: what the fake IRQ says of a Read Request
  * @place_err: what the fake QP layer says of a placement
+ * @qp_deny: remote access flags the QP does not grant (the remote_ok
+ *	callback)
  */
 struct rx_stream {
 	struct kunit *test;

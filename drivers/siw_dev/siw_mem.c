@@ -790,6 +790,7 @@ err_free:
 	siw_mr_destroy(mr);
 	return ERR_PTR(rv);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_alloc_mr);
 
 static int siw_mr_set_page(struct ib_mr *base, u64 addr)
 {
@@ -847,3 +848,4 @@ int siw_dereg_mr(struct ib_mr *base, struct ib_udata *udata)
 	siw_mr_destroy(mr);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_dereg_mr);

@@ -211,6 +211,8 @@ static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 		kvfree(seg);
 		return -ENOMEM;
 	}
+	/* pages a message in progress holds stay held */
+	memcpy(pages, s->seg_page, s->seg_refs * sizeof(*pages));
 	kvfree(s->seg);
 	kvfree(s->seg_page);
 	s->seg = seg;
