@@ -2165,14 +2165,18 @@ static const struct rx_bad_case rx_bad_cases[] = {
 	{ "send too long on its second segment", rx_b_too_long_second, 0,
 	  SIW_DDP_ERR_DDP_U_TOO_LONG, T_DDP_U_TOO_LONG, .ndone = 1, .bufs = 2,
 	  .seg = U_HLEN, .term = true, .placed = 240 },
+	/*
+	 * A message's first segment at an MO other than 0 does not continue
+	 * anything: refused before it takes a receive buffer
+	 */
 	{ "send, mo at the end of the buffer", rx_b_mo_at_end, 0,
-	  SIW_DDP_ERR_DDP_U_INVALID_MO, T_DDP_U_MO, .ndone = 1, .bufs = 2,
+	  SIW_DDP_ERR_DDP_U_INVALID_MO, T_DDP_U_MO, .ndone = 1, .bufs = 1,
 	  .seg = U_HLEN, .term = true, .placed = 40 },
 	{ "send, mo near 2^32", rx_b_mo_huge, 0, SIW_DDP_ERR_DDP_U_INVALID_MO,
-	  T_DDP_U_MO, .ndone = 1, .bufs = 2, .seg = U_HLEN, .term = true,
+	  T_DDP_U_MO, .ndone = 1, .bufs = 1, .seg = U_HLEN, .term = true,
 	  .placed = 40 },
 	{ "send, empty last segment at mo 64k, buffer 256", rx_b_mo_empty_last,
-	  0, SIW_DDP_ERR_DDP_U_INVALID_MO, T_DDP_U_MO, .ndone = 1, .bufs = 2,
+	  0, SIW_DDP_ERR_DDP_U_INVALID_MO, T_DDP_U_MO, .ndone = 1, .bufs = 1,
 	  .seg = U_HLEN, .term = true, .placed = 40 },
 	{ "send on qn 1", rx_b_send_qn1, 0, SIW_DDP_ERR_DDP_U_INVALID_QN,
 	  T_DDP_U_QN, .ndone = 1, .bufs = 1, .seg = U_HLEN, .term = true,
