@@ -183,8 +183,6 @@ struct rx_msg {
  * @read_resp_err: what the fake ORQ says of a Read Response
  * @read_req_err: what the fake IRQ says of a Read Request
  * @place_err: what the fake QP layer says of a placement
- * @qp_deny: remote access flags the QP does not grant (the remote_ok
- *	callback)
  */
 struct rx_stream {
 	struct kunit *test;
@@ -221,7 +219,6 @@ struct rx_stream {
 	enum siw_ddp_err read_resp_err;
 	enum siw_ddp_err read_req_err;
 	enum siw_ddp_err place_err;
-	u32 qp_deny;
 };
 
 static struct rx_stream *rx_stream_new(struct kunit *test, bool crc,
@@ -995,7 +992,6 @@ static void rx_run(struct kunit *test, struct rx_stream *s,
 	p->read_resp_err = s->read_resp_err;
 	p->read_req_err = s->read_req_err;
 	p->place_err = s->place_err;
-	p->qp_access &= ~s->qp_deny;
 	eng_rx_start(s->rx, p, s->ird, s->markers, s->crc);
 	if (how->skb)
 		used = rx_feed_skbs(test, s->rx, s->w->buf, len, how->skb);
@@ -1478,13 +1474,6 @@ static void rx_b_write_index_0(struct rx_stream *s)
 	rx_bad_tseg(s, SIW_RDMAP_WRITE, RX_STAG(0, 0x5a), R1_BASE, 50);
 }
 
-/* The region grants remote write; the QP does not */
-static void rx_b_write_qp_denied(struct rx_stream *s)
-{
-	s->qp_deny = IB_ACCESS_REMOTE_WRITE;
-	rx_bad_tseg(s, SIW_RDMAP_WRITE, R1, R1_BASE, 50);
-}
-
 static void rx_b_write_invalidated(struct rx_stream *s)
 {
 	rx_bad_tseg(s, SIW_RDMAP_WRITE, R6, 0x40000, 50);
@@ -1682,13 +1671,6 @@ static void rx_b_rreq_src_pd(struct rx_stream *s)
 static void rx_b_rreq_src_wo(struct rx_stream *s)
 {
 	rx_bad_rreq(s, 1, true, R2, 0x900000, 10, SIW_RDMAP_RREQ_LEN);
-}
-
-/* The source grants remote read; the QP does not */
-static void rx_b_rreq_qp_denied(struct rx_stream *s)
-{
-	s->qp_deny = IB_ACCESS_REMOTE_READ;
-	rx_bad_rreq(s, 1, true, R1, R1_BASE, 10, SIW_RDMAP_RREQ_LEN);
 }
 
 static void rx_b_rreq_src_bounds(struct rx_stream *s)
@@ -2110,9 +2092,6 @@ static const struct rx_bad_case rx_bad_cases[] = {
 	{ "write, stag of another pd", rx_b_write_other_pd, 0,
 	  SIW_DDP_ERR_DDP_T_STAG_NOT_ASSOC, T_DDP_T_NOT_ASSOC, .ndone = 1,
 	  .bufs = 1, .seg = T_HLEN, .term = true, .placed = 40 },
-	{ "write, qp without remote write", rx_b_write_qp_denied, 0,
-	  SIW_DDP_ERR_RDMAP_ACCESS, T_RDMAP_ACCESS, .ndone = 1,
-	  .bufs = 1, .seg = T_HLEN, .term = true, .placed = 40 },
 	{ "write, one octet below the base", rx_b_write_below, 0,
 	  SIW_DDP_ERR_DDP_T_BASE_BOUNDS, T_DDP_T_BOUNDS, .ndone = 1,
 	  .bufs = 1, .seg = T_HLEN, .term = true, .placed = 40 },
@@ -2207,9 +2186,6 @@ static const struct rx_bad_case rx_bad_cases[] = {
 	  SIW_DDP_ERR_RDMAP_STAG_NOT_ASSOC, T_RDMAP_NOT_ASSOC, .ndone = 1,
 	  .bufs = 1, .seg = RX_RREQ_MSG, .term = true, .placed = 40 },
 	{ "read request, source without remote read", rx_b_rreq_src_wo, 0,
-	  SIW_DDP_ERR_RDMAP_ACCESS, T_RDMAP_ACCESS, .ndone = 1, .bufs = 1,
-	  .seg = RX_RREQ_MSG, .term = true, .placed = 40 },
-	{ "read request, qp without remote read", rx_b_rreq_qp_denied, 0,
 	  SIW_DDP_ERR_RDMAP_ACCESS, T_RDMAP_ACCESS, .ndone = 1, .bufs = 1,
 	  .seg = RX_RREQ_MSG, .term = true, .placed = 40 },
 	{ "read request one octet past the source", rx_b_rreq_src_bounds, 0,

@@ -81,7 +81,6 @@ struct eng_region {
  * @read_resp_err: what the fake ORQ says of a Read Response
  * @read_req_err: what the fake IRQ says of a Read Request
  * @place_err: what placement returns (a local fault)
- * @qp_access: the QP's remote access flags (the remote_ok callback)
  */
 struct eng_peer {
 	struct kunit *test;
@@ -109,7 +108,6 @@ struct eng_peer {
 	enum siw_ddp_err read_resp_err;
 	enum siw_ddp_err read_req_err;
 	enum siw_ddp_err place_err;
-	u32 qp_access;
 };
 
 static inline u8 *eng_guarded(struct kunit *test, u32 size)
@@ -297,20 +295,12 @@ static inline void eng_msg_done(void *ctx, const struct siw_engine_rx_msg *m)
 		p->bad = true;
 }
 
-static inline bool eng_remote_ok(void *ctx, u32 access)
-{
-	struct eng_peer *p = ctx;
-
-	return p->qp_access & access;
-}
-
 static const struct siw_engine_rx_ops eng_rx_ops = {
 	.recv_buf = eng_recv_buf,
 	.recv_place = eng_recv_place,
 	.tagged_place = eng_tagged_place,
 	.read_resp = eng_read_resp,
 	.read_req = eng_read_req,
-	.remote_ok = eng_remote_ok,
 	.terminate = eng_terminate,
 	.msg_done = eng_msg_done,
 };
@@ -348,7 +338,6 @@ static inline void eng_peer_reset(struct eng_peer *p, unsigned int nbufs)
 	p->rreq_src_stag = 0;
 	p->nterm = 0;
 	memset(&p->term, 0, sizeof(p->term));
-	p->qp_access = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ;
 	p->refs = 0;
 }
 

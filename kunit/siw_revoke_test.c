@@ -153,10 +153,7 @@ static size_t rv_write_wire(struct kunit *test, u32 stag, const u8 *data,
 	return len;
 }
 
-/*
- * The receive engine with the QP layer's callbacks on a bare stream of
- * a QP that grants remote writes and reads
- */
+/* The receive engine with the QP layer's callbacks on a bare stream */
 static struct siw_engine_rx *rv_rx(struct kunit *test, struct rv_fixture *f)
 {
 	struct siw_stream *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
@@ -170,7 +167,6 @@ static struct siw_engine_rx *rv_rx(struct kunit *test, struct rv_fixture *f)
 	};
 
 	KUNIT_ASSERT_TRUE(test, s && qp && rx);
-	qp->access = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ;
 	s->qp = qp;
 	siw_engine_rx_init(rx, &cfg);
 	return rx;

@@ -197,11 +197,6 @@ struct siw_engine_rx_msg {
  * @read_req: a Read Request arrived and its CRC checked; its source was
  *	checked as @src (zeroed for a zero-length Read); take a reference
  *	on @src->obj to keep it. Returns SIW_DDP_OK or the error to report.
- * @remote_ok: optional; may the peer use the QP for remote access
- *	@access (IB_ACCESS_REMOTE_WRITE for an RDMA Write,
- *	IB_ACCESS_REMOTE_READ for a Read Request)? Asked for every access
- *	that reaches memory; a no is reported as an access rights
- *	violation, whatever the region grants.
  * @terminate: the peer sent a Terminate, parsed into @rep; the stream
  *	stops after this callback.
  * @msg_done: the last segment of a message arrived and its CRC checked.
@@ -220,7 +215,6 @@ struct siw_engine_rx_ops {
 				      u32 len);
 	enum siw_ddp_err (*read_req)(void *ctx, const struct siw_rdmap_rreq *rr,
 				     const struct siw_ddp_region *src);
-	bool (*remote_ok)(void *ctx, u32 access);
 	void (*terminate)(void *ctx, const struct siw_rdmap_term_report *rep);
 	void (*msg_done)(void *ctx, const struct siw_engine_rx_msg *m);
 };

@@ -184,16 +184,6 @@ static enum siw_ddp_err siw_rx_untagged_begin(struct siw_engine_rx *rx)
 	return SIW_DDP_OK;
 }
 
-/*
- * RFC 5040 5.2 and 5.3 (and RFC 5042 5.1): a QP whose consumer did not
- * enable remote writes (reads) takes none, whatever the STag grants
- */
-static bool siw_rx_remote_ok(struct siw_engine_rx *rx, u32 access, u32 len)
-{
-	return !len || !rx->ops->remote_ok || rx->ops->remote_ok(rx->ctx,
-								  access);
-}
-
 static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
 {
 	const struct siw_rdmap_opinfo *op = siw_rx_op(rx);
@@ -219,9 +209,6 @@ static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
 		 */
 		req.access |= IB_ACCESS_LOCAL_WRITE;
 		req.access_any = true;
-	} else if (!siw_rx_remote_ok(rx, IB_ACCESS_REMOTE_WRITE,
-				     rx->payload)) {
-		return SIW_DDP_ERR_RDMAP_ACCESS;
 	}
 	err = siw_ddp_stag_resolve(&rx->mem, &req, &rx->region);
 	if (!err)
@@ -355,8 +342,6 @@ static enum siw_ddp_err siw_rx_read_req(struct siw_engine_rx *rx)
 	req.stag = rr.src_stag;
 	req.to = rr.src_to;
 	req.len = rr.len;
-	if (!siw_rx_remote_ok(rx, IB_ACCESS_REMOTE_READ, rr.len))
-		return SIW_DDP_ERR_RDMAP_ACCESS;
 	err = siw_ddp_stag_resolve(&rx->mem, &req, &rx->region);
 	if (err)
 		return err;

@@ -203,14 +203,6 @@ static enum siw_ddp_err siw_rx_read_req(void *ctx,
 	return SIW_DDP_OK;
 }
 
-/* The QP's access flags, as the consumer last set them (modify_qp) */
-static bool siw_rx_remote_ok(void *ctx, u32 access)
-{
-	struct siw_stream *s = ctx;
-
-	return READ_ONCE(s->qp->access) & access;
-}
-
 static void siw_rx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
 {
 	struct siw_stream *s = ctx;
@@ -293,7 +285,6 @@ const struct siw_engine_rx_ops siw_rx_ops = {
 	.tagged_place = siw_rx_tagged_place,
 	.read_resp = siw_rx_read_resp,
 	.read_req = siw_rx_read_req,
-	.remote_ok = siw_rx_remote_ok,
 	.terminate = siw_rx_terminate,
 	.msg_done = siw_rx_msg_done,
 };
