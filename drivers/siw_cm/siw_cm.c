@@ -38,6 +38,14 @@ static int siw_cm_connect_sock(struct iw_cm_id *cm_id, bool nodelay,
 	if (rv)
 		return rv;
 	siw_cm_sock_setup(*sockp, nodelay);
+	/*
+	 * rdma_cm chose the port from its own table, which does not see
+	 * TCP's TIME-WAIT sockets: an earlier connection of ours that closed
+	 * first holds its port for a minute, and the bind would fail with
+	 * EADDRINUSE although the new 4-tuple differs. TCP still refuses a
+	 * connect that would reuse the very same 4-tuple.
+	 */
+	sock_set_reuseaddr((*sockp)->sk);
 	rv = kernel_bind(*sockp, (struct sockaddr *)laddr, len);
 	if (rv) {
 		sock_release(*sockp);
