@@ -8,6 +8,7 @@
 #include "siw_dev/siw_dev.h"
 #include "siw_dev/siw_limits.h"
 #include "siw_cq.h"
+#include "siw_qp.h"
 #include "siw_wqe.h"
 
 static void siw_cq_event(struct siw_cq *cq, enum ib_event_type type)
@@ -20,6 +21,41 @@ static void siw_cq_event(struct siw_cq *cq, enum ib_event_type type)
 
 	if (cq->base.event_handler)
 		cq->base.event_handler(&ev, cq->base.cq_context);
+}
+
+/*
+ * A completion was lost. The consumer hears of it here, in process
+ * context and with no lock of ours held (siw_cq_post() runs under QP
+ * locks, and an event handler may call back into the device). Every QP
+ * whose send or receive completions go to this CQ is failed: each one
+ * may have lost a completion, and a QP left in its state would have a
+ * consumer wait for it forever.
+ */
+static void siw_cq_overflow_work(struct work_struct *w)
+{
+	struct siw_cq *cq = container_of(w, struct siw_cq, overflow_work);
+	struct siw_device *sdev = to_siw_dev(cq->base.device);
+	unsigned long i = 0, flags;
+	struct siw_qp *qp;
+
+	siw_cq_event(cq, IB_EVENT_CQ_ERR);
+	for (;;) {
+		xa_lock_irqsave(&sdev->qp_xa, flags);
+		qp = xa_find(&sdev->qp_xa, &i, ULONG_MAX, XA_PRESENT);
+		if (qp && ((qp->scq != cq && qp->rcq != cq) ||
+			   !refcount_inc_not_zero(&qp->ref)))
+			qp = ERR_PTR(-ENOENT);
+		xa_unlock_irqrestore(&sdev->qp_xa, flags);
+		if (!qp)
+			break;
+		if (!IS_ERR(qp)) {
+			pr_info_ratelimited("siw: CQ overflow: QP %u to ERROR\n",
+					    qp->base.qp_num);
+			siw_qp_fatal(qp);
+			siw_qp_put(qp);
+		}
+		i++;
+	}
 }
 
 static int siw_cq_reply(struct siw_cq *cq, struct ib_udata *udata,
@@ -65,6 +101,7 @@ int siw_cq_create(struct ib_cq *base, const struct ib_cq_init_attr *attr,
 		goto err_count;
 	}
 	spin_lock_init(&cq->lock);
+	INIT_WORK(&cq->overflow_work, siw_cq_overflow_work);
 	cq->user = !!udata;
 	cq->num_cqe = siw_ring_entries(attr->cqe);
 	bytes = siw_cq_ring_bytes(cq->num_cqe);
@@ -115,6 +152,8 @@ int siw_destroy_cq(struct ib_cq *base, struct ib_udata *udata)
 {
 	struct siw_cq *cq = to_siw_cq(base);
 
+	/* no QP completes here any more: only a report may be pending */
+	cancel_work_sync(&cq->overflow_work);
 	siw_ring_free(cq->queue, cq->mmap);
 	atomic_dec(&to_siw_dev(base->device)->nr_cq);
 	return 0;
@@ -140,7 +179,9 @@ static bool siw_cq_armed_for(struct siw_cq *cq, bool solicited)
  * Context: any; takes @cq->lock. The caller calls siw_cq_signal() if
  * this returns 1, once it holds no lock of its own.
  * Returns: 1 if the consumer must be signalled, 0 if not, -ENOSPC if
- * the CQ overflowed (the consumer got IB_EVENT_CQ_ERR).
+ * the CQ overflowed: the completion is lost, and (the first time) the
+ * consumer gets IB_EVENT_CQ_ERR and the CQ's QPs go to ERROR, from a
+ * work item.
  */
 int siw_cq_post(struct siw_cq *cq, const struct siw_cqe_src *src)
 {
@@ -152,8 +193,12 @@ int siw_cq_post(struct siw_cq *cq, const struct siw_cqe_src *src)
 	cqe = &cq->queue[cq->put & (cq->num_cqe - 1)];
 	/* pairs with the consumer's clearing: it has read the entry */
 	if (smp_load_acquire(&cqe->flags) & SIW_WQE_VALID) {
+		bool first = !cq->overflowed;
+
+		cq->overflowed = true;
 		spin_unlock_irqrestore(&cq->lock, flags);
-		siw_cq_event(cq, IB_EVENT_CQ_ERR);
+		if (first)
+			schedule_work(&cq->overflow_work);
 		return -ENOSPC;
 	}
 	cqe->id = src->id;

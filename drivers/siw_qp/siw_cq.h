@@ -10,6 +10,7 @@
 #define SIW_CQ_H
 
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/siw-abi.h>
 #include <rdma/uverbs_ioctl.h>
@@ -27,6 +28,12 @@
  * @put: next entry the device writes (free running)
  * @get: next entry poll_cq reads (kernel CQs; free running)
  * @user: the consumer is a process
+ * @overflowed: a completion found the ring full (under @lock); the
+ *	consumer is told once, by @overflow_work
+ * @overflow_work: in process context, raises IB_EVENT_CQ_ERR and puts
+ *	every QP that completes to this CQ in ERROR: a completion was
+ *	lost, so nothing that waits for one (ib_drain_qp) may go on
+ *	waiting on a QP that looks healthy
  */
 struct siw_cq {
 	struct ib_cq base;
@@ -38,6 +45,8 @@ struct siw_cq {
 	u32 put;
 	u32 get;
 	bool user;
+	bool overflowed;
+	struct work_struct overflow_work;
 };
 
 static inline struct siw_cq *to_siw_cq(struct ib_cq *cq)

@@ -237,6 +237,17 @@ void siw_qp_sq_send(struct siw_qp *qp);
 void siw_qp_engine_stop(struct siw_qp *qp);
 
 /**
+ * siw_qp_fatal() - fail a QP on the device's own account (its CQ lost a
+ *	completion): a connected QP sends a Terminate (RDMAP, local
+ *	catastrophic error) and the CM closes it; any other goes to ERROR
+ *	at once. The consumer gets IB_EVENT_QP_FATAL either way.
+ * @qp: the QP, referenced by the caller
+ *
+ * Context: process; no QP lock held. May sleep.
+ */
+void siw_qp_fatal(struct siw_qp *qp);
+
+/**
  * siw_qp_llp_close() - ask the CM to close the QP's stream
  * @qp: the QP
  * @abrupt: reset instead of a graceful close

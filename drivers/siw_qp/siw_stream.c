@@ -491,6 +491,21 @@ void siw_qp_engine_stop(struct siw_qp *qp)
 		siw_stream_stop(s);
 }
 
+void siw_qp_fatal(struct siw_qp *qp)
+{
+	struct siw_rdmap_term_info ti = { };
+	struct siw_stream *s;
+
+	/* held so that the stream cannot be detached and freed under us */
+	mutex_lock(&qp->modify_mutex);
+	s = siw_qp_stream(qp);
+	if (s)
+		siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC, &ti);
+	mutex_unlock(&qp->modify_mutex);
+	if (!s)
+		siw_qp_enter_error(qp, IB_EVENT_QP_FATAL);
+}
+
 void siw_qp_llp_close(struct siw_qp *qp, bool abrupt)
 {
 	lockdep_assert_held(&qp->modify_mutex);

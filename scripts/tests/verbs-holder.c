@@ -10,6 +10,12 @@
  * never connects, move it to ERR and check that every one completes,
  * in order, with IBV_WC_WR_FLUSH_ERR, that the armed CQ signals, and
  * that a send posted in ERR is flushed at once. Exit status 0 if so.
+ *
+ * With "overflow": two QPs share one small CQ; flushing more receives
+ * of the first than the CQ holds must raise IBV_EVENT_CQ_ERR and put
+ * the second QP, which lost nothing yet, in ERR with IBV_EVENT_QP_FATAL
+ * (its consumer could otherwise wait for a lost completion forever);
+ * once the CQ is polled empty, the second QP's work completes there.
  */
 #include <poll.h>
 #include <stdio.h>
@@ -128,6 +134,101 @@ static int flush_test(struct ibv_context *ctx, struct ibv_pd *pd,
 	return 0;
 }
 
+/* Wait up to 5 s for an async event; returns its type, or -1 */
+static int async_event(struct ibv_context *ctx, struct ibv_async_event *ev)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 5000) != 1 || ibv_get_async_event(ctx, ev))
+		return -1;
+	return ev->event_type;
+}
+
+static int overflow_test(struct ibv_context *ctx, struct ibv_pd *pd,
+			 struct ibv_mr *mr, char *buf)
+{
+	struct ibv_qp_init_attr qia = { .qp_type = IBV_QPT_RC };
+	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_INIT };
+	struct ibv_sge sge = { (uintptr_t)buf, 64, mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 }, *rbad;
+	struct ibv_send_wr swr = { .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_SEND, .wr_id = 777,
+				   .send_flags = IBV_SEND_SIGNALED }, *sbad;
+	int got_cq_err = 0, got_fatal = 0, n, i, t;
+	struct ibv_qp_init_attr init;
+	struct ibv_async_event ev;
+	struct ibv_qp *qp1, *qp2;
+	struct ibv_wc wc[64];
+	struct ibv_cq *cq;
+
+	cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	if (!cq)
+		die("ibv_create_cq");
+	n = cq->cqe;
+	if (n > 32) {
+		fprintf(stderr, "CQ of %d entries asked for 4\n", n);
+		return 1;
+	}
+	qia.send_cq = cq;
+	qia.recv_cq = cq;
+	qia.cap.max_send_wr = 4;
+	qia.cap.max_recv_wr = n + 4;
+	qia.cap.max_send_sge = 1;
+	qia.cap.max_recv_sge = 1;
+	qp1 = ibv_create_qp(pd, &qia);
+	qp2 = ibv_create_qp(pd, &qia);
+	if (!qp1 || !qp2)
+		die("ibv_create_qp");
+	if (ibv_modify_qp(qp1, &qa, IBV_QP_STATE) ||
+	    ibv_modify_qp(qp2, &qa, IBV_QP_STATE))
+		die("ibv_modify_qp INIT");
+	for (i = 0; i < n + 2; i++) {
+		rwr.wr_id = i + 1;
+		if (ibv_post_recv(qp1, &rwr, &rbad))
+			die("ibv_post_recv");
+	}
+	rwr.wr_id = 100;
+	if (ibv_post_recv(qp2, &rwr, &rbad))
+		die("ibv_post_recv");
+	qa.qp_state = IBV_QPS_ERR;
+	if (ibv_modify_qp(qp1, &qa, IBV_QP_STATE))
+		die("ibv_modify_qp ERR");
+	for (i = 0; i < 4 && !(got_cq_err && got_fatal); i++) {
+		t = async_event(ctx, &ev);
+		if (t < 0)
+			break;
+		if (t == IBV_EVENT_CQ_ERR && ev.element.cq == cq)
+			got_cq_err = 1;
+		if (t == IBV_EVENT_QP_FATAL && ev.element.qp == qp2)
+			got_fatal = 1;
+		printf("async event %s\n", ibv_event_type_str(t));
+		ibv_ack_async_event(&ev);
+	}
+	if (!got_cq_err || !got_fatal) {
+		fprintf(stderr, "CQ of %d overflowed: CQ_ERR %s, QP_FATAL on the other QP %s\n",
+			n, got_cq_err ? "seen" : "missing",
+			got_fatal ? "seen" : "missing");
+		return 1;
+	}
+	if (ibv_query_qp(qp2, &qa, IBV_QP_STATE, &init) ||
+	    qa.qp_state != IBV_QPS_ERR) {
+		fprintf(stderr, "the other QP is in state %d, not ERR\n",
+			qa.qp_state);
+		return 1;
+	}
+	/* the consumer empties the CQ: work of the failed QP completes */
+	while (ibv_poll_cq(cq, 64, wc) > 0)
+		;
+	if (ibv_post_send(qp2, &swr, &sbad))
+		die("ibv_post_send in ERR");
+	if (reap(cq, wc, 1) != 1 || check_flushed(wc, 1, &swr.wr_id))
+		return 1;
+	if (ibv_destroy_qp(qp1) || ibv_destroy_qp(qp2) || ibv_destroy_cq(cq))
+		die("destroy");
+	printf("overflow of a CQ of %d: CQ_ERR, the other QP in ERR\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_qp_init_attr qia = { .qp_type = IBV_QPT_RC };
@@ -162,6 +263,8 @@ int main(int argc, char **argv)
 		die("ibv_reg_mr");
 	if (argc > 2 && !strcmp(argv[2], "flush"))
 		return flush_test(ctx, pd, mr, buf);
+	if (argc > 2 && !strcmp(argv[2], "overflow"))
+		return overflow_test(ctx, pd, mr, buf);
 	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
 	if (!cq)
 		die("ibv_create_cq");

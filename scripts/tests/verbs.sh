@@ -135,6 +135,8 @@ t_check "its objects show in rdma resource" \
 holder_stop
 t_check "posted work flushes in order to the CQs when a QP goes to ERR" \
 	/tmp/verbs-holder siw0 flush
+t_check "a CQ that overflows raises CQ_ERR and puts its other QP in ERR" \
+	/tmp/verbs-holder siw0 overflow
 pyverbs_run ours siw0
 pyverbs_judge ours
 # pyverbs ignores a GID whose last 8 octets are zero, and an iWARP GID is
