@@ -12,6 +12,7 @@
 #include "cm_internal.h"
 #include "siw_cm_qp.h"
 #include "cm_trace.h"
+#include "siw_fault.h"
 
 /* Live endpoints by id; the entry holds one reference */
 static DEFINE_XARRAY_ALLOC1(siw_cep_table);
@@ -38,7 +39,7 @@ struct siw_cep *siw_cep_alloc(struct ib_device *ibdev, bool initiator)
 	struct siw_cm_policy pol;
 	struct siw_cep *cep;
 
-	cep = kzalloc(sizeof(*cep), GFP_KERNEL);
+	cep = SIW_FAULT(kzalloc(sizeof(*cep), GFP_KERNEL));
 	if (!cep)
 		return NULL;
 	kref_init(&cep->ref);

@@ -19,6 +19,7 @@
 
 #include "cm_internal.h"
 #include "cm_trace.h"
+#include "siw_fault.h"
 
 /* Addresses one wildcard listen binds to, at most */
 #define SIW_LSN_MAX_ADDRS	32
@@ -132,7 +133,7 @@ static int siw_lsock_add(struct siw_listener *lsn,
 	struct sock *sk;
 	int rv;
 
-	ls = kzalloc(sizeof(*ls), GFP_KERNEL);
+	ls = SIW_FAULT(kzalloc(sizeof(*ls), GFP_KERNEL));
 	if (!ls)
 		return -ENOMEM;
 	rv = siw_cm_sock_create(lsn->ibdev, addr->ss_family, &ls->sock);
@@ -281,7 +282,7 @@ static int siw_listener_bind_all(struct siw_listener *lsn)
 
 	if (!siw_addr_is_any(&cm_id->m_local_addr))
 		return siw_lsock_add(lsn, &cm_id->m_local_addr);
-	addrs = kcalloc(SIW_LSN_MAX_ADDRS, sizeof(*addrs), GFP_KERNEL);
+	addrs = SIW_FAULT(kcalloc(SIW_LSN_MAX_ADDRS, sizeof(*addrs), GFP_KERNEL));
 	if (!addrs)
 		return -ENOMEM;
 	n = siw_listen_addrs(cm_id, addrs, SIW_LSN_MAX_ADDRS);
@@ -307,7 +308,7 @@ int siw_listener_create(struct iw_cm_id *cm_id, int backlog)
 	struct siw_lsock *ls;
 	int rv;
 
-	lsn = kzalloc(sizeof(*lsn), GFP_KERNEL);
+	lsn = SIW_FAULT(kzalloc(sizeof(*lsn), GFP_KERNEL));
 	if (!lsn)
 		return -ENOMEM;
 	kref_init(&lsn->ref);

@@ -16,6 +16,7 @@
 #include "siw_cm/siw_cm.h"
 #include "siw_dev.h"
 #include "siw_qp/siw_stream.h"
+#include "siw_fault.h"
 
 static DEFINE_IDA(siw_dev_ida);
 
@@ -218,6 +219,7 @@ static int __init siw_init_module(void)
 	rv = siw_netdev_notifier_register();
 	if (rv)
 		goto err_parent;
+	siw_fault_init();
 	rdma_link_register(&siw_link_ops);
 	return 0;
 
@@ -238,6 +240,7 @@ static void __exit siw_exit_module(void)
 	siw_parent_exit();
 	siw_cm_exit();
 	siw_stream_exit();
+	siw_fault_exit();
 	WARN_ON(!ida_is_empty(&siw_dev_ida));
 	ida_destroy(&siw_dev_ida);
 }

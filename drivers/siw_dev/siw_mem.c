@@ -32,6 +32,7 @@
 #include "siw_dev.h"
 #include "siw_limits.h"
 #include "siw_mem.h"
+#include "siw_fault.h"
 
 /**
  * siw_mem_table_init() - set up an empty STag table
@@ -409,7 +410,7 @@ int siw_mr_get_page(struct siw_mr *mr, u32 stag, u64 va, u32 len,
 	if (src->ref) {
 		get_page(pg);
 	} else if (copy_slab) {
-		src->page = alloc_page(GFP_ATOMIC);
+		src->page = SIW_FAULT(alloc_page(GFP_ATOMIC));
 		if (src->page)
 			memcpy_page(src->page, src->off, pg, src->off,
 				    min_t(u32, len, PAGE_SIZE - src->off));
@@ -551,7 +552,7 @@ static struct siw_mr *siw_mr_alloc(struct ib_pd *pd, enum siw_mr_kind kind,
 		atomic_dec(&sdev->mem.nr_mr);
 		return ERR_PTR(-ENOMEM);
 	}
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = SIW_FAULT(kzalloc(sizeof(*mr), GFP_KERNEL));
 	if (!mr) {
 		atomic_dec(&sdev->mem.nr_mr);
 		return ERR_PTR(-ENOMEM);
@@ -676,7 +677,7 @@ static int siw_mr_take_umem(struct siw_mr *mr, struct ib_umem *umem)
 
 	if (n > U32_MAX)
 		return -EINVAL;
-	mr->pages = kvcalloc(n, sizeof(*mr->pages), GFP_KERNEL);
+	mr->pages = SIW_FAULT(kvcalloc(n, sizeof(*mr->pages), GFP_KERNEL));
 	if (!mr->pages)
 		return -ENOMEM;
 	for_each_sgtable_page(&umem->sgt_append.sgt, &it, 0) {
@@ -775,7 +776,7 @@ struct ib_mr *siw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	mr = siw_mr_alloc(pd, SIW_MR_FASTREG, 0);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
-	mr->pbl = kcalloc(max_num_sg, sizeof(*mr->pbl), GFP_KERNEL);
+	mr->pbl = SIW_FAULT(kcalloc(max_num_sg, sizeof(*mr->pbl), GFP_KERNEL));
 	if (!mr->pbl) {
 		rv = -ENOMEM;
 		goto err_free;

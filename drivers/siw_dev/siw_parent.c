@@ -16,6 +16,7 @@
 #include <linux/sysfs.h>
 
 #include "siw_dev.h"
+#include "siw_fault.h"
 
 /**
  * struct siw_parent - the sysfs parent of one siw device
@@ -53,7 +54,7 @@ int siw_parent_create(struct siw_device *sdev, struct net_device *netdev)
 	struct siw_parent *p;
 	int rv;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = SIW_FAULT(kzalloc(sizeof(*p), GFP_KERNEL));
 	if (!p)
 		return -ENOMEM;
 	device_initialize(&p->dev);

@@ -15,6 +15,7 @@
 #include <rdma/siw-abi.h>
 
 #include "siw_dev.h"
+#include "siw_fault.h"
 
 /**
  * struct siw_umap - an mmap entry and the ring behind it
@@ -44,7 +45,7 @@ void *siw_ring_alloc(size_t len, bool user)
 	if (!len)
 		return NULL;
 	/* vmalloc_user() zeroes, and whole pages: nothing stale leaks */
-	return user ? vmalloc_user(PAGE_ALIGN(len)) : vzalloc(len);
+	return SIW_FAULT(user ? vmalloc_user(PAGE_ALIGN(len)) : vzalloc(len));
 }
 
 /**
@@ -64,7 +65,7 @@ int siw_ring_export(struct ib_udata *udata, void *ring, size_t len,
 	struct siw_umap *um;
 	int rv;
 
-	um = kzalloc(sizeof(*um), GFP_KERNEL);
+	um = SIW_FAULT(kzalloc(sizeof(*um), GFP_KERNEL));
 	if (!um)
 		return -ENOMEM;
 	um->ring = ring;

@@ -35,6 +35,7 @@
 #include "siw_compat.h"
 #include "siw_dev/siw_dev.h"
 #include "siw_stream.h"
+#include "siw_fault.h"
 
 /* FPDUs one run of the work item sends before it lets others run */
 #define SIW_TX_BUDGET	128
@@ -204,8 +205,8 @@ static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 		return 0;
 	if (need > U32_MAX / sizeof(*seg))
 		return -ENOMEM;
-	pages = kvmalloc_array(need, sizeof(*pages), GFP_KERNEL);
-	seg = kvmalloc_array(need, sizeof(*seg), GFP_KERNEL);
+	pages = SIW_FAULT(kvmalloc_array(need, sizeof(*pages), GFP_KERNEL));
+	seg = SIW_FAULT(kvmalloc_array(need, sizeof(*seg), GFP_KERNEL));
 	if (!seg || !pages) {
 		kvfree(pages);
 		kvfree(seg);

@@ -17,6 +17,7 @@
 
 #include "siw_dev/siw_dev.h"
 #include "siw_stream.h"
+#include "siw_fault.h"
 
 static struct workqueue_struct *siw_tx_wq;
 
@@ -264,7 +265,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 					   const struct siw_mpa_conn *conn)
 {
 	/* kmalloc, not vmalloc: framing octets in it are sent by page */
-	struct siw_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct siw_stream *s = SIW_FAULT(kzalloc(sizeof(*s), GFP_KERNEL));
 
 	if (!s)
 		return NULL;
@@ -275,8 +276,8 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	s->seg = kvmalloc_array(s->seg_max, sizeof(*s->seg), GFP_KERNEL);
 	s->seg_page = kvmalloc_array(s->seg_max, sizeof(*s->seg_page),
 				     GFP_KERNEL);
-	s->orq = kcalloc(s->ord, sizeof(*s->orq), GFP_KERNEL);
-	s->irq = kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL);
+	s->orq = SIW_FAULT(kcalloc(s->ord, sizeof(*s->orq), GFP_KERNEL));
+	s->irq = SIW_FAULT(kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL));
 	s->sq_rec = kcalloc(qp->sq.size, sizeof(*s->sq_rec), GFP_KERNEL);
 	if (!s->seg || !s->seg_page || !s->orq || !s->irq || !s->sq_rec) {
 		siw_stream_free(s);
