@@ -11,6 +11,7 @@
 #define SIW_COMPAT_H
 
 #include <linux/bvec.h>
+#include <linux/mm.h>
 #include <linux/uio.h>
 #include <linux/version.h>
 #include <net/tcp.h>
@@ -70,5 +71,19 @@ static inline int siw_tcp_splice_page_locked(struct sock *sk,
 #else
 #define SIW_KUNIT_NS	EXPORTED_FOR_KUNIT_TESTING
 #endif
+
+/*
+ * VMA flags are set through vm_flags_set() from 6.3; before, vm_flags
+ * was written directly
+ */
+static inline void siw_vm_flags_set(struct vm_area_struct *vma,
+				    vm_flags_t flags)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
 
 #endif /* SIW_COMPAT_H */

@@ -15,12 +15,13 @@
 #include <rdma/siw-abi.h>
 
 #include "siw_dev.h"
+#include "siw_compat.h"
 #include "siw_fault.h"
 
 /**
  * struct siw_umap - an mmap entry and the ring behind it
  * @base: the RDMA core's entry
- * @ring: vmalloc_user() memory, PAGE_ALIGN(length) octets
+ * @ring: siw_ring_alloc() memory, PAGE_ALIGN(length) octets
  */
 struct siw_umap {
 	struct rdma_user_mmap_entry base;
@@ -44,8 +45,14 @@ void *siw_ring_alloc(size_t len, bool user)
 {
 	if (!len)
 		return NULL;
-	/* vmalloc_user() zeroes, and whole pages: nothing stale leaks */
-	return SIW_FAULT(user ? vmalloc_user(PAGE_ALIGN(len)) : vzalloc(len));
+	if (!user)
+		return SIW_FAULT(vzalloc(len));
+	/*
+	 * Whole zeroed pages, so nothing stale leaks into the process, and
+	 * charged to its memory cgroup: the process sized the ring.
+	 */
+	return SIW_FAULT(__vmalloc(PAGE_ALIGN(len),
+				   GFP_KERNEL_ACCOUNT | __GFP_ZERO));
 }
 
 /**
@@ -107,14 +114,21 @@ void siw_ring_free(void *ring, struct rdma_user_mmap_entry *entry)
 int siw_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {
 	struct rdma_user_mmap_entry *entry;
+	unsigned long off;
 	struct siw_umap *um;
-	int rv;
+	int rv = 0;
 
+	/* only an entry whose size is the mapping's comes back */
 	entry = rdma_user_mmap_entry_get(uctx, vma);
 	if (!entry)
 		return -EINVAL;
 	um = container_of(entry, struct siw_umap, base);
-	rv = remap_vmalloc_range(vma, um->ring, 0);
+	for (off = 0; !rv && off < vma->vm_end - vma->vm_start;
+	     off += PAGE_SIZE)
+		rv = vm_insert_page(vma, vma->vm_start + off,
+				    vmalloc_to_page(um->ring + off));
+	if (!rv)
+		siw_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	rdma_user_mmap_entry_put(entry);
 	return rv;
 }

@@ -16,6 +16,10 @@
  * the second QP, which lost nothing yet, in ERR with IBV_EVENT_QP_FATAL
  * (its consumer could otherwise wait for a lost completion forever);
  * once the CQ is polled empty, the second QP's work completes there.
+ *
+ * With "memcg": create 8 CQs of 64 Ki entries (2 MiB rings), say so and
+ * wait to be killed: run in a memory cgroup, the rings must count in
+ * its memory.current.
  */
 #include <poll.h>
 #include <stdio.h>
@@ -229,6 +233,19 @@ static int overflow_test(struct ibv_context *ctx, struct ibv_pd *pd,
 	return 0;
 }
 
+static int memcg_test(struct ibv_context *ctx)
+{
+	int n;
+
+	for (n = 0; n < 8; n++)
+		if (!ibv_create_cq(ctx, 65536, NULL, NULL, 0))
+			die("ibv_create_cq");
+	printf("made %d CQs of 64 Ki entries\n", n);
+	fflush(stdout);
+	pause();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_qp_init_attr qia = { .qp_type = IBV_QPT_RC };
@@ -263,6 +280,8 @@ int main(int argc, char **argv)
 		die("ibv_reg_mr");
 	if (argc > 2 && !strcmp(argv[2], "flush"))
 		return flush_test(ctx, pd, mr, buf);
+	if (argc > 2 && !strcmp(argv[2], "memcg"))
+		return memcg_test(ctx);
 	if (argc > 2 && !strcmp(argv[2], "overflow"))
 		return overflow_test(ctx, pd, mr, buf);
 	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);

@@ -137,6 +137,31 @@ t_check "posted work flushes in order to the CQs when a QP goes to ERR" \
 	/tmp/verbs-holder siw0 flush
 t_check "a CQ that overflows raises CQ_ERR and puts its other QP in ERR" \
 	/tmp/verbs-holder siw0 overflow
+# Rings a process asks for are its memory: 8 CQ rings of 2 MiB must
+# show in its memory cgroup's usage (the holder alone uses about 2 MiB)
+memcg_rings() {
+	local cg=/sys/fs/cgroup/siw-verbs pid used
+	mountpoint -q /sys/fs/cgroup ||
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup || return 1
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control || return 1
+	mkdir -p "$cg" || return 1
+	bash -c 'echo $$ > "$0/cgroup.procs" && exec "${@}"' "$cg" \
+		/tmp/verbs-holder siw0 memcg > /tmp/memcg.out 2>&1 &
+	pid=$!
+	for _ in $(seq 1 100); do
+		grep -q "^made" /tmp/memcg.out && break
+		sleep 0.1
+	done
+	used=$(cat "$cg/memory.current")
+	cat /tmp/memcg.out
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	sleep 0.5
+	rmdir "$cg"
+	echo "the cgroup uses $((used >> 20)) MiB"
+	grep -q "^made 8" /tmp/memcg.out && [ "$used" -ge $((16 << 20)) ]
+}
+t_check "CQ rings count against the process's memory cgroup" memcg_rings
 pyverbs_run ours siw0
 pyverbs_judge ours
 # pyverbs ignores a GID whose last 8 octets are zero, and an iWARP GID is
