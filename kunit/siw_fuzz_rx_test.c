@@ -68,12 +68,12 @@
 #define FZ_SHORT_SEGS	4		/* short segments it may start with */
 #define FZ_EXTRA_MAX	64		/* octets a lengthened ULPDU gains */
 #define FZ_SEG_MAX	1024		/* largest segment payload */
-#define FZ_ULPDU_MAX	(SIW_DDP_UNTAGGED_HLEN + FZ_SEG_MAX + FZ_EXTRA_MAX)
+#define FZ_RBUF_MAX	4096
+#define FZ_ULPDU_MAX	(SIW_DDP_UNTAGGED_HLEN + FZ_RBUF_MAX + FZ_EXTRA_MAX)
 #define FZ_GARBAGE_MAX	300
 #define FZ_MAX_FPDU	256
 #define FZ_FPDU_ROOM	(2 * (FZ_SEGS_MAX + FZ_SHORT_SEGS) + 2)
 #define FZ_MAX_BAD	32
-#define FZ_RBUF_MAX	4096
 #define FZ_PLENTY	1000		/* receive buffers of most streams */
 #define FZ_SKB_MAX	3000		/* an skb's stream octets */
 #define FZ_GOLDEN	0x9e3779b97f4a7c15ULL
@@ -224,6 +224,7 @@ enum fz_cause {
 	FZ_M_REPLAY,
 	FZ_M_BAD_TERM,
 	FZ_M_CUT,
+	FZ_M_OVERRUN,
 	FZ_NUM_M,
 	/* not damage: the well-formed part ends for another reason */
 	FZ_C_NO_BUF = FZ_NUM_M,	/* a Send and no receive buffer posted */
@@ -256,6 +257,7 @@ static const char * const fz_cause_names[FZ_NUM_CAUSES + 1] = {
 	[FZ_M_REPLAY]		= "replayed FPDU",
 	[FZ_M_BAD_TERM]		= "malformed Terminate",
 	[FZ_M_CUT]		= "stream cut",
+	[FZ_M_OVERRUN]		= "1 to 8 octets past the end",
 	[FZ_C_NO_BUF]		= "no receive buffer",
 	[FZ_C_NO_IRD]		= "beyond IRD",
 	[FZ_C_TERM]		= "Terminate",
@@ -274,7 +276,7 @@ static const u8 fz_weights[FZ_NUM_M] = {
 	[FZ_M_RREQ] = 4, [FZ_M_SHORTEN] = 2, [FZ_M_LENGTHEN] = 2,
 	[FZ_M_CRC] = 1, [FZ_M_FLIP] = 2, [FZ_M_GARBAGE] = 1,
 	[FZ_M_JUNK_FPDU] = 2, [FZ_M_REPLAY] = 1, [FZ_M_BAD_TERM] = 1,
-	[FZ_M_CUT] = 1,
+	[FZ_M_CUT] = 1, [FZ_M_OVERRUN] = 3,
 };
 
 /* How the octets reach the engine */
@@ -326,6 +328,7 @@ enum fz_cut {
  * @cause: why, enum fz_cause
  * @clean_end: stream offset where it ended
  * @cause_end: stream offset after the FPDU (or the cut) that ended it
+ * @cause_err: the error that FPDU must stop the stream with, if certain
  * @ndone: messages the well-formed part completes
  * @nrreq: Read Requests it delivers
  * @placed: payload octets it places
@@ -370,6 +373,7 @@ struct fz_gen {
 	int cause;
 	u32 clean_end;
 	u32 cause_end;
+	enum siw_ddp_err cause_err;
 	u32 ndone;
 	u32 nrreq;
 	u32 placed;
@@ -549,7 +553,8 @@ static void fz_rreq_hdr(struct fz_gen *g, u8 *fx)
 	} else {
 		rr.len = 1 + fz_below(&g->rng, d->len);
 		rr.src_stag = fz_stag(d);
-		rr.src_to = d->base + fz_below(&g->rng, d->len - rr.len + 1);
+		rr.src_to = d->base + (fz_chance(&g->rng, 4) ? d->len - rr.len :
+				       fz_below(&g->rng, d->len - rr.len + 1));
 	}
 	siw_rdmap_rreq_encode(&rr, fx);
 }
@@ -566,7 +571,7 @@ static void fz_damage_hdr(struct fz_gen *g, int mut, struct siw_ddp_hdr *h,
 		break;
 	case FZ_M_TBIT:
 		h->tagged = !h->tagged;
-		/* what the other model's fields would be */
+		/* and give the fields of the other buffer model values */
 		if (h->tagged) {
 			h->stag = fz_bad_stag(r, h->stag);
 			h->to = fz_bad_to(r, fz_region_of(h->stag));
@@ -713,6 +718,47 @@ static void fz_insert(struct fz_gen *g, int mut, bool rreq)
 }
 
 /*
+ * Make a segment reach 1 to 8 octets past what it may touch: a Send past
+ * its receive buffer (the payload grows by *@grow), a tagged segment
+ * past its region's end (the TO moves), a Read Request past its source
+ * (the length grows). Returns the error that must follow, SIW_DDP_OK if
+ * none is certain (an empty segment or a zero-length Read).
+ */
+static enum siw_ddp_err fz_overrun(struct fz_gen *g, struct siw_ddp_hdr *m,
+				   u8 *fx, u32 fixed_len, u32 len, u32 *grow)
+{
+	u32 k = 1 + fz_below(&g->rng, 8);
+	const struct fz_region_def *d;
+	struct siw_rdmap_rreq rr;
+	bool top;
+
+	*grow = 0;
+	if (fixed_len == SIW_RDMAP_RREQ_LEN) {
+		siw_rdmap_rreq_decode(fx, &rr);
+		if (!rr.len)
+			return SIW_DDP_OK;
+		d = fz_region_of(rr.src_stag);
+		/* octets from src_to to the end, mod 2^64 for region 5 */
+		rr.len = (u32)(d->base + d->len - rr.src_to) + k;
+		siw_rdmap_rreq_encode(&rr, fx);
+		top = d->base + (d->len - 1) == U64_MAX;
+		return top ? SIW_DDP_ERR_RDMAP_TO_WRAP :
+			     SIW_DDP_ERR_RDMAP_BASE_BOUNDS;
+	}
+	if (m->tagged) {
+		if (!len)
+			return SIW_DDP_OK;
+		d = fz_region_of(m->stag);
+		m->to = d->base + d->len - len + k;
+		top = d->base + (d->len - 1) == U64_MAX;
+		return top ? SIW_DDP_ERR_DDP_T_TO_WRAP :
+			     SIW_DDP_ERR_DDP_T_BASE_BOUNDS;
+	}
+	*grow = g->rbuf_len - (m->mo + len) + k;
+	return SIW_DDP_ERR_DDP_U_TOO_LONG;
+}
+
+/*
  * One segment: header @h, then @fixed_len octets at @fixed (a Read
  * Request header), then @len payload octets at @data. Damaged at the
  * stream's rate unless @cause already says why the well-formed part
@@ -722,18 +768,25 @@ static void fz_segment(struct fz_gen *g, const struct siw_ddp_hdr *h,
 		       const u8 *fixed, u32 fixed_len, const u8 *data,
 		       u32 len, int cause)
 {
+	enum siw_ddp_err want = SIW_DDP_OK;
 	struct siw_ddp_hdr m = *h;
 	u8 fx[SIW_RDMAP_RREQ_LEN] = {};
 	int mut = FZ_C_NONE;
-	u32 ulen, start, n;
+	u32 ulen, start, n, grow = 0;
+	bool first;
 	int hl;
 
-	if (cause == FZ_C_NONE && g->rate && fz_chance(&g->rng, g->rate))
+	/* damage only where the wire has room for what damage adds */
+	if (cause == FZ_C_NONE && g->rate &&
+	    g->len + FZ_WIRE_ROOM <= FZ_WIRE_SIZE &&
+	    fz_chance(&g->rng, g->rate))
 		mut = fz_pick(&g->rng);
 	fz_insert(g, mut, fixed_len == SIW_RDMAP_RREQ_LEN);
 	if (fixed_len)
 		memcpy(fx, fixed, fixed_len);
 	fz_damage_hdr(g, mut, &m, fx, fixed_len);
+	if (mut == FZ_M_OVERRUN)
+		want = fz_overrun(g, &m, fx, fixed_len, len, &grow);
 	hl = siw_ddp_hdr_encode(&m, g->ulpdu, FZ_ULPDU_MAX);
 	KUNIT_ASSERT_GT(g->test, hl, 0);
 	fz_damage_ctrl(g, mut, g->ulpdu);
@@ -743,8 +796,8 @@ static void fz_segment(struct fz_gen *g, const struct siw_ddp_hdr *h,
 	ulen = hl + fixed_len + len;
 	if (mut == FZ_M_SHORTEN) {
 		ulen = fz_below(&g->rng, ulen);
-	} else if (mut == FZ_M_LENGTHEN) {
-		n = 1 + fz_below(&g->rng, FZ_EXTRA_MAX);
+	} else if (mut == FZ_M_LENGTHEN || grow) {
+		n = grow ? grow : 1 + fz_below(&g->rng, FZ_EXTRA_MAX);
 		fz_fill(&g->rng, g->ulpdu + ulen, n);
 		ulen += n;
 	} else if (mut == FZ_C_NONE) {
@@ -772,13 +825,19 @@ static void fz_segment(struct fz_gen *g, const struct siw_ddp_hdr *h,
 	if ((mut == FZ_M_CRC || mut == FZ_M_FLIP) && g->crc &&
 	    g->nbad < FZ_MAX_BAD)
 		g->bad_hdr[g->nbad++] = fz_hdr_pos(g, start);
+	first = !g->tainted;
 	if (mut != FZ_C_NONE)
 		fz_taint(g, mut, start);
 	else if (cause != FZ_C_NONE)
 		fz_taint(g, cause, start);
+	if (first && g->tainted)
+		g->cause_err = want;
 }
 
-/* A message length: mostly short, now and then up to @max */
+/*
+ * A message length: mostly short, now and then up to @max, and now and
+ * then right at it (a buffer filled to its last octet)
+ */
 static u32 fz_msg_len(struct fz_gen *g, u32 max)
 {
 	u32 cap = min(max, g->seg_max * FZ_SEGS_MAX);
@@ -786,10 +845,12 @@ static u32 fz_msg_len(struct fz_gen *g, u32 max)
 	switch (fz_below(&g->rng, 10)) {
 	case 0:
 		return 0;
-	case 1: case 2: case 3: case 4: case 5:
+	case 1: case 2: case 3: case 4:
 		return fz_below(&g->rng, min(cap, 64U) + 1);
-	case 6: case 7: case 8:
+	case 5: case 6: case 7:
 		return fz_below(&g->rng, min(cap, 512U) + 1);
+	case 8:
+		return cap - fz_below(&g->rng, min(cap, 3U) + 1);
 	default:
 		return fz_below(&g->rng, cap + 1);
 	}
@@ -854,7 +915,9 @@ static void fz_tagged(struct fz_gen *g, u8 opcode)
 	len = fz_msg_len(g, d->len);
 	data = fz_take(g, len);
 
-	off = fz_below(&g->rng, d->len - len + 1);
+	/* a quarter of them end at the region's last octet */
+	off = fz_chance(&g->rng, 4) ? d->len - len :
+				       fz_below(&g->rng, d->len - len + 1);
 	to = d->base + off;
 	if (!len) {
 		/* RFC 5041 5.2: STag and TO of an empty segment go unchecked */
@@ -995,6 +1058,7 @@ static void fz_generate(struct fz_gen *g, u64 seed, unsigned int idx)
 	g->cause = FZ_C_NONE;
 	g->clean_end = 0;
 	g->cause_end = 0;
+	g->cause_err = SIW_DDP_OK;
 	g->ndone = 0;
 	g->nrreq = 0;
 	g->placed = 0;
@@ -1478,6 +1542,14 @@ static void fz_check_cause(struct fz_run *r)
 			  "wrong version in the FPDU ending at %u: stopped %d at %u, %s",
 			  g->cause_end, r->dead, r->stop_at,
 			  siw_ddp_err_name(err));
+		break;
+	case FZ_M_OVERRUN:
+		if (!g->cause_err)
+			break;
+		FZ_EXPECT(r, at_end && err == g->cause_err,
+			  "past the end in the FPDU ending at %u: stopped %d at %u, %s, not %s",
+			  g->cause_end, r->dead, r->stop_at,
+			  siw_ddp_err_name(err), siw_ddp_err_name(g->cause_err));
 		break;
 	case FZ_C_NO_BUF:
 	case FZ_C_NO_IRD:
