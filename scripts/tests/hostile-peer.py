@@ -986,6 +986,20 @@ def data_phase(c, r, soft_max, st, i, kind, first=None):
     already read), valid Writes, survivable frames, the region read back,
     one fatal frame."""
     done = []
+    if r.random() < 0.04:
+        # a Terminate as our first FPDU, before anything is read
+        f0 = c.frames
+        try:
+            c.hostile(c.wire(untagged(OP_TERM, 2, 1, 0, term(r))))
+            how = c.end()
+        except OSError:
+            how = "closed-while-sending"
+        st.frames["fatal"] += c.frames - f0
+        st.note("m_term_first", how)
+        if how == "open":
+            st.fail(i, "m_term_first", "the connection stayed open after "
+                    "the hostile frame (hang)")
+        return
     try:
         if first is None:
             h, p = c.expect(OP_SEND)
