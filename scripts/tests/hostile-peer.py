@@ -195,7 +195,8 @@ class Conn:
         self.frames = 0
         self.sends = SENDS
         self.rx_bad = None
-        self.rtr_read = False
+        # the sink STag of our Read RTR until its zero-length answer came
+        self.rtr_sink = None
         self.addr = self.rkey = self.len = 0
         self.model = None
 
@@ -280,9 +281,10 @@ class Conn:
         return ulpdu[1] & 0xF, ulpdu[:hlen], ulpdu[hlen:]
 
     def expect(self, want):
-        """The next FPDU of opcode @want (a zero-length Read Response, the
-        answer to our Read RTR, is skipped); Ended for a Terminate or the
-        end, Bad for anything else."""
+        """The next FPDU of opcode @want; Ended for a Terminate or the
+        end, Bad for anything else. The zero-length Read Response that
+        answers our Read RTR is skipped wherever it comes: nothing
+        orders it with the target's first Send."""
         while True:
             try:
                 op, h, p = self.read_fpdu()
@@ -295,11 +297,13 @@ class Conn:
                           "for opcode %d)" % (LIMIT, want))
             if op == OP_TERM:
                 raise Ended("terminate", p[:4])
+            if op == OP_RRESP and not p and h[0] & 0x40 and \
+                    self.rtr_sink is not None and \
+                    h[2:14] == struct.pack(">IQ", self.rtr_sink, 0):
+                self.rtr_sink = None
+                continue
             if op == want:
                 return h, p
-            if op == OP_RRESP and not p and h[0] & 0x40 and self.rtr_read:
-                self.rtr_read = False
-                continue
             raise Bad("opcode %d from the module, expected %d" % (op, want))
 
     def end(self):
@@ -982,6 +986,20 @@ def data_phase(c, r, soft_max, st, i, kind, first=None):
     already read), valid Writes, survivable frames, the region read back,
     one fatal frame."""
     done = []
+    if r.random() < 0.04:
+        # a Terminate as our first FPDU, before anything is read
+        f0 = c.frames
+        try:
+            c.hostile(c.wire(untagged(OP_TERM, 2, 1, 0, term(r))))
+            how = c.end()
+        except OSError:
+            how = "closed-while-sending"
+        st.frames["fatal"] += c.frames - f0
+        st.note("m_term_first", how)
+        if how == "open":
+            st.fail(i, "m_term_first", "the connection stayed open after "
+                    "the hostile frame (hang)")
+        return
     try:
         if first is None:
             h, p = c.expect(OP_SEND)
@@ -1316,10 +1334,10 @@ def rtr_phase(c, r, st, i):
         if t == "write":
             c.send(tagged(OP_WRITE, r.randrange(1 << 32), r.randrange(2**64)))
         elif t == "read":
+            c.rtr_sink = r.randrange(1 << 32)
             c.send(untagged(OP_RREQ, 1, c.msn[1], 0, rreq(
-                r.randrange(1 << 32), 0, 0, r.randrange(1 << 32), 0)))
+                c.rtr_sink, 0, 0, r.randrange(1 << 32), 0)))
             c.msn[1] += 1
-            c.rtr_read = True
         else:
             c.send_msg(b"")
         st.note("rtr-" + t, "sent")
