@@ -225,6 +225,7 @@ enum fz_cause {
 	FZ_M_BAD_TERM,
 	FZ_M_CUT,
 	FZ_M_OVERRUN,
+	FZ_M_MARKER,
 	FZ_NUM_M,
 	/* not damage: the well-formed part ends for another reason */
 	FZ_C_NO_BUF = FZ_NUM_M,	/* a Send and no receive buffer posted */
@@ -258,6 +259,7 @@ static const char * const fz_cause_names[FZ_NUM_CAUSES + 1] = {
 	[FZ_M_BAD_TERM]		= "malformed Terminate",
 	[FZ_M_CUT]		= "stream cut",
 	[FZ_M_OVERRUN]		= "1 to 8 octets past the end",
+	[FZ_M_MARKER]		= "marker pointer",
 	[FZ_C_NO_BUF]		= "no receive buffer",
 	[FZ_C_NO_IRD]		= "beyond IRD",
 	[FZ_C_TERM]		= "Terminate",
@@ -276,7 +278,7 @@ static const u8 fz_weights[FZ_NUM_M] = {
 	[FZ_M_RREQ] = 4, [FZ_M_SHORTEN] = 2, [FZ_M_LENGTHEN] = 2,
 	[FZ_M_CRC] = 1, [FZ_M_FLIP] = 2, [FZ_M_GARBAGE] = 1,
 	[FZ_M_JUNK_FPDU] = 2, [FZ_M_REPLAY] = 1, [FZ_M_BAD_TERM] = 1,
-	[FZ_M_CUT] = 1, [FZ_M_OVERRUN] = 3,
+	[FZ_M_CUT] = 1, [FZ_M_OVERRUN] = 3, [FZ_M_MARKER] = 4,
 };
 
 /* How the octets reach the engine */
@@ -444,6 +446,24 @@ static u32 fz_hdr_pos(const struct fz_gen *g, u32 start)
 {
 	return g->markers && !(start % SIW_MPA_MARKER_PERIOD) ?
 	       start + SIW_MPA_MARKER_LEN : start;
+}
+
+/*
+ * Change the FPDU pointer of the first marker in the FPDU framed at
+ * @start (one bit of octet 2: never a reserved bit); with no marker in
+ * it, flip a bit anywhere in it. Returns whether a marker was hit.
+ */
+static bool fz_hit_marker(struct fz_gen *g, u32 start)
+{
+	u32 mark = round_up(start, SIW_MPA_MARKER_PERIOD);
+
+	if (g->markers && mark + SIW_MPA_MARKER_LEN <= g->len) {
+		g->wire[mark + 2] ^= BIT(fz_below(&g->rng, 8));
+		return true;
+	}
+	g->wire[start + fz_below(&g->rng, g->len - start)] ^=
+		BIT(fz_below(&g->rng, 8));
+	return false;
 }
 
 /*
@@ -750,7 +770,11 @@ static enum siw_ddp_err fz_overrun(struct fz_gen *g, struct siw_ddp_hdr *m,
 			return SIW_DDP_OK;
 		d = fz_region_of(m->stag);
 		m->to = d->base + d->len - len + k;
-		top = d->base + (d->len - 1) == U64_MAX;
+		/*
+		 * at the top of the space the end wraps, unless the TO
+		 * itself wrapped (k >= len) and now lies below the base
+		 */
+		top = m->to + (len - 1) < m->to;
 		return top ? SIW_DDP_ERR_DDP_T_TO_WRAP :
 			     SIW_DDP_ERR_DDP_T_BASE_BOUNDS;
 	}
@@ -815,6 +839,10 @@ static void fz_segment(struct fz_gen *g, const struct siw_ddp_hdr *h,
 		g->wire[start + fz_below(&g->rng, g->len - start)] ^=
 			BIT(fz_below(&g->rng, 8));
 		break;
+	case FZ_M_MARKER:
+		if (fz_hit_marker(g, start))
+			want = SIW_DDP_ERR_LLP_MARKER;
+		break;
 	case FZ_M_CUT:
 		g->len = start + fz_below(&g->rng, g->len - start);
 		g->ended = true;
@@ -822,7 +850,8 @@ static void fz_segment(struct fz_gen *g, const struct siw_ddp_hdr *h,
 	default:
 		break;
 	}
-	if ((mut == FZ_M_CRC || mut == FZ_M_FLIP) && g->crc &&
+	if ((mut == FZ_M_CRC || mut == FZ_M_FLIP || mut == FZ_M_MARKER) &&
+	    g->crc &&
 	    g->nbad < FZ_MAX_BAD)
 		g->bad_hdr[g->nbad++] = fz_hdr_pos(g, start);
 	first = !g->tainted;
@@ -1540,6 +1569,14 @@ static void fz_check_cause(struct fz_run *r)
 					err == SIW_DDP_ERR_DDP_U_VERSION ||
 					err == SIW_DDP_ERR_RDMAP_VERSION),
 			  "wrong version in the FPDU ending at %u: stopped %d at %u, %s",
+			  g->cause_end, r->dead, r->stop_at,
+			  siw_ddp_err_name(err));
+		break;
+	case FZ_M_MARKER:
+		/* the marker comes before the CRC: nothing else can stop it */
+		FZ_EXPECT(r, !g->cause_err ||
+			  (r->dead && err == g->cause_err),
+			  "wrong marker in the FPDU ending at %u: stopped %d at %u, %s",
 			  g->cause_end, r->dead, r->stop_at,
 			  siw_ddp_err_name(err));
 		break;
