@@ -11,6 +11,9 @@
 #   make check             everything: build, KUnit, guest tests; summary
 #   make demo              a guest with the module on a link and traffic
 #   make kunit             only the KUnit suites in the debug kernel
+#   make check-long        the long runs (traffic, hostile peer, faults)
+#   make check-kernels     the guest suites on Debian's 6.12 and the smoke
+#                          set on Debian's newest 7.x kernel
 
 KVER ?= $(shell uname -r)
 ifneq ($(wildcard /lib/modules/$(KVER)/build),)
@@ -57,6 +60,9 @@ check:
 check-long:
 	scripts/check-long
 
+check-kernels:
+	scripts/check-kernels
+
 kunit:
 	scripts/kunit
 
@@ -66,4 +72,5 @@ demo:
 bench:
 	scripts/bench
 
-.PHONY: all modules clean install uninstall sparse checkpatch check check-long kunit demo bench
+.PHONY: all modules clean install uninstall sparse checkpatch check check-long \
+	check-kernels kunit demo bench

@@ -3,6 +3,9 @@
 # and by scripts/selftest, which plants failures and checks that these
 # functions count them. Never run.
 #
+# scripts/check and scripts/check-kernels also take step, batch and
+# two_guests from here; they need $logs, the directory of their logs.
+#
 # A guest script's checks are its lines "ok: ...", "FAIL: ..." and
 # "skip: ..." (passed, failed, skipped). scripts/tests/LIST gives the
 # fewest checks each script must report.
@@ -64,9 +67,59 @@ count_lines() {
 }
 
 # list_min SCRIPT KERNEL: the fewest checks SCRIPT must report on KERNEL
-# (debian or debug), from scripts/tests/LIST; empty if it does not run
-# there
+# (debug, or any other: Debian's column), from scripts/tests/LIST; empty
+# if it does not run there
 list_min() {
 	awk -v t="$1" -v k="$2" '$1 == t { print (k == "debug") ? $3 : $2 }' \
 		"$SIW_TOP/scripts/tests/LIST" | sed 's/^-$//'
+}
+
+# step NAME COMMAND...: one test, pass or fail on the command's status
+step() {
+	local name=$1 logf
+	shift
+	logf=$logs/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_').log
+	if "$@" > "$logf" 2>&1; then
+		ok "$name"
+	else
+		nok "$name (log: ${logf#"$SIW_TOP"/})"
+		tail -n 30 "$logf" | sed 's/^/    /'
+	fi
+}
+
+# batch KERNEL SCRIPT...: one guest runs the scripts one after the other
+# (scripts/tests/batch.sh). Each script's ok/FAIL/skip lines are its
+# checks (check-lib.sh: a non-zero exit without a FAIL line fails, and so
+# do fewer checks than LIST's minimum); the guest's verdict is one more.
+batch() {
+	local kernel=$1 dir=$SIW_TOP/out/guest/check-$1 t name
+	shift
+	"$SIW_TOP/scripts/guest" --kernel "$kernel" --timeout 2400 --out "$dir" \
+		"$SIW_TOP/scripts/tests/batch.sh" "$@" > "$logs/guest-$kernel.log" 2>&1
+	for t in "$@"; do
+		name=$(basename "$t" .sh)
+		count_script "$kernel $name" "$dir/main/$name.log" \
+			"$(cat "$dir/main/$name.rc" 2>/dev/null || echo none)" \
+			"$(list_min "$t" "$kernel")"
+	done
+	count_guest "$kernel" "$dir/main"
+	grep -q "^script exit status" "$dir/main/verdict" 2>/dev/null || {
+		echo "    --- end of the guest's output:"
+		tail -n 30 "$logs/guest-$kernel.log" | sed 's/^/    /'
+	}
+}
+
+# two_guests KERNEL NAME SCRIPT: SCRIPT in two guests on KERNEL joined by
+# a socket network (scripts/guest --peer-script); the checks of both
+# count, and so does each guest's verdict
+two_guests() {
+	local kernel=$1 name=$2 script=$SIW_TOP/scripts/tests/$3
+	local dir=$SIW_TOP/out/guest/check-$2 role
+	"$SIW_TOP/scripts/guest" --kernel "$kernel" --timeout 1500 --out "$dir" \
+		--peer-script "$script" "$script" > "$logs/guest-$name.log" 2>&1
+	for role in main peer; do
+		count_script "$name $role" "$dir/$role/output.log" \
+			"$(cat "$dir/$role/rc" 2>/dev/null || echo none)"
+		count_guest "$name $role" "$dir/$role"
+	done
 }

@@ -8,17 +8,34 @@ SIW_CACHE=${SIW_CACHE:-/var/cache/siw}
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# The Debian 6.1 kernel users run: newest installed 6.1 image.
+# The Debian kernels users run, by series: 6.1 (Debian 12's own) and
+# 6.12 (Debian 12's newer image, Debian 13's kernel). The newest
+# installed image of the series whose headers are installed too.
 debian_kver() {
-	local v
-	v=$(ls /boot/vmlinuz-6.1.* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
-	    sort -V | tail -n1)
-	[ -n "$v" ] || die "no Debian 6.1 kernel in /boot; run scripts/setup"
-	echo "$v"
+	local series=${1:-6.1} v best=""
+	for v in $(ls /boot/ 2>/dev/null | sed -n "s|^vmlinuz-\($series\.[0-9].*\)|\1|p" |
+		   sort -V); do
+		[ -d "/usr/src/linux-headers-$v" ] && best=$v
+	done
+	[ -n "$best" ] ||
+		die "no Debian $series kernel with headers installed; run scripts/setup"
+	echo "$best"
 }
 
+# Debian's linux-source tarball of a series (default 6.1)
 linux_source_tarball() {
-	ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n1
+	ls /usr/src/linux-source-"${1:-6.1}".tar.* 2>/dev/null | head -n1
+}
+
+# The guest kernels by name: debian (6.1), 6.12, newest (7.x, from
+# scripts/kernel-newest) and debug (scripts/debug-kernel). The series of
+# a Debian one, empty for the others.
+kernel_series() {
+	case "$1" in
+	debian | 6.1) echo 6.1 ;;
+	6.12) echo 6.12 ;;
+	*) echo "" ;;
+	esac
 }
 
 # Cache key of the debug kernel: source version, config fragment, builder.
