@@ -12,9 +12,12 @@
 
 #include <linux/bvec.h>
 #include <linux/mm.h>
+#include <linux/socket.h>
 #include <linux/uio.h>
 #include <linux/version.h>
 #include <net/tcp.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
 
 /* 6.12 moved the unaligned access helpers out of asm/ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -83,6 +86,93 @@ static inline void siw_vm_flags_set(struct vm_area_struct *vma,
 	vm_flags_set(vma, flags);
 #else
 	vma->vm_flags |= flags;
+#endif
+}
+
+/*
+ * 6.19 gave kernel_bind(), kernel_connect() and the proto_ops callbacks
+ * a struct sockaddr_unsized (a family and a flexible array: the length
+ * is the call's argument) in place of struct sockaddr. Before, the same
+ * calls take the same octets as a struct sockaddr.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#define sockaddr_unsized	sockaddr
+#endif
+
+/*
+ * 7.x pins a process's memory with ib_umem_get_va() (ib_umem_get() is
+ * gone; the other ib_umem_get_*() take a buffer described by uverbs
+ * attributes). Without attributes, as here, it pins [addr, addr + size)
+ * exactly as ib_umem_get() did before.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+static inline struct ib_umem *ib_umem_get_va(struct ib_device *device,
+					     unsigned long addr, size_t size,
+					     int access)
+{
+	return ib_umem_get(device, addr, size, access);
+}
+#endif
+
+/*
+ * From 6.17 reg_user_mr is also handed the DMA handle (struct ib_dmah,
+ * TPH steering hints) the process asked for, or NULL. The core makes
+ * one only for a device with the alloc_dmah verb, which siw lacks, and
+ * siw_reg_user_mr() refuses any. Before 6.17 there is none to pass:
+ * the op is a wrapper that calls it with NULL.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define SIW_REG_USER_MR_OP	siw_reg_user_mr
+#else
+struct ib_dmah;
+struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
+			      int access, struct ib_dmah *dmah,
+			      struct ib_udata *udata);
+
+static inline struct ib_mr *siw_reg_user_mr_nodmah(struct ib_pd *pd,
+						   u64 start, u64 len,
+						   u64 virt, int access,
+						   struct ib_udata *udata)
+{
+	return siw_reg_user_mr(pd, start, len, virt, access, NULL, udata);
+}
+
+#define SIW_REG_USER_MR_OP	siw_reg_user_mr_nodmah
+#endif
+
+/*
+ * 7.x has no ib_resize_cq(): kernel consumers cannot resize a CQ, and
+ * the op left, resize_user_cq, is called for a process's CQ only. siw
+ * resizes kernel CQs only (a process maps its ring once), so on 7.x it
+ * has no resize op and uverbs refuses the command with -EOPNOTSUPP, the
+ * answer siw_resize_cq() gives a user CQ on the older kernels. There
+ * the resize_cq op serves ib_resize_cq() and uverbs alike.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+#define SIW_OPS_RESIZE_CQ	.resize_cq = siw_resize_cq,
+#else
+#define SIW_OPS_RESIZE_CQ
+#endif
+
+/**
+ * siw_nth_page() - the page @n pages after @page in one physically
+ *	contiguous range (a scatterlist element, a compound page)
+ * @page: the first page
+ * @n: pages to step
+ *
+ * 6.18 removed nth_page(): the kernel no longer hands out contiguous
+ * ranges whose struct pages are not contiguous too, so @page + @n is
+ * right. Before, nth_page() steps through the PFN where the memory
+ * model needs it (SPARSEMEM without VMEMMAP).
+ *
+ * Returns: the page.
+ */
+static inline struct page *siw_nth_page(struct page *page, unsigned long n)
+{
+#ifdef nth_page
+	return nth_page(page, n);
+#else
+	return page + n;
 #endif
 }
 

@@ -124,7 +124,7 @@ static void lb_seg_add(struct lb_src *s, bool page, u32 at, u32 len)
 	u8 *p = s->buf + at;
 
 	if (page) {
-		/* from the page the payload starts in: exercises nth_page() */
+		/* from the page the payload starts in: siw_nth_page() steps */
 		g->kind = SIW_ENGINE_SEG_PAGE;
 		g->page = virt_to_page(s->buf);
 		g->off = offset_in_page(s->buf) + at;

@@ -17,6 +17,7 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 
+#include "siw_compat.h"
 #include "cm_internal.h"
 #include "cm_trace.h"
 #include "siw_fault.h"
@@ -143,7 +144,7 @@ static int siw_lsock_add(struct siw_listener *lsn,
 	sock_set_reuseaddr(sk);
 	if (addr->ss_family == AF_INET6)
 		sk->sk_ipv6only = true;
-	rv = kernel_bind(ls->sock, (struct sockaddr *)addr, len);
+	rv = kernel_bind(ls->sock, (struct sockaddr_unsized *)addr, len);
 	if (!rv)
 		rv = kernel_listen(ls->sock, lsn->backlog);
 	trace_siw_cm_listen(lsn->cm_id, (const struct sockaddr *)addr, rv);

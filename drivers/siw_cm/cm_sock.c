@@ -12,6 +12,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "siw_compat.h"
 #include "cm_internal.h"
 #include "siw_dev/siw_dev.h"
 
@@ -171,7 +172,7 @@ int siw_cep_sock_connect(struct siw_cep *cep,
 			 const struct sockaddr_storage *raddr)
 {
 	lockdep_assert_held(&cep->lock);
-	return kernel_connect(cep->sock, (struct sockaddr *)raddr,
+	return kernel_connect(cep->sock, (struct sockaddr_unsized *)raddr,
 			      siw_cm_addr_len(raddr), O_NONBLOCK);
 }
 

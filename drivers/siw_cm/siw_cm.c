@@ -13,6 +13,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
 
+#include "siw_compat.h"
 #include "cm_internal.h"
 #include "siw_cm.h"
 
@@ -46,7 +47,7 @@ static int siw_cm_connect_sock(struct iw_cm_id *cm_id, bool nodelay,
 	 * connect that would reuse the very same 4-tuple.
 	 */
 	sock_set_reuseaddr((*sockp)->sk);
-	rv = kernel_bind(*sockp, (struct sockaddr *)laddr, len);
+	rv = kernel_bind(*sockp, (struct sockaddr_unsized *)laddr, len);
 	if (rv) {
 		sock_release(*sockp);
 		*sockp = NULL;

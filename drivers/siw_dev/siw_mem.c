@@ -29,6 +29,7 @@
 #include <rdma/ib_umem.h>
 #include <rdma/siw-abi.h>
 
+#include "siw_compat.h"
 #include "siw_dev.h"
 #include "siw_limits.h"
 #include "siw_mem.h"
@@ -708,23 +709,27 @@ static int siw_mr_reply(struct siw_mr *mr, struct ib_udata *udata)
  * @len: octets
  * @virt: the I/O virtual address the consumer will use
  * @access: IB_ACCESS_* bits
+ * @dmah: a DMA handle (TPH steering hints): refused, siw has none
  * @udata: returns struct siw_uresp_reg_mr
  *
  * Returns: the MR, or an ERR_PTR.
  */
 struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
-			      int access, struct ib_udata *udata)
+			      int access, struct ib_dmah *dmah,
+			      struct ib_udata *udata)
 {
 	struct ib_umem *umem;
 	struct siw_mr *mr;
 	int rv;
 
+	if (dmah)
+		return ERR_PTR(-EOPNOTSUPP);
 	if (!len || len > SIW_DEV_MAX_MR_SIZE)
 		return ERR_PTR(-EINVAL);
 	mr = siw_mr_alloc(pd, SIW_MR_USER, access);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
-	umem = ib_umem_get(pd->device, start, len, access);
+	umem = ib_umem_get_va(pd->device, start, len, access);
 	if (IS_ERR(umem)) {
 		rv = PTR_ERR(umem);
 		goto err_free;

@@ -29,6 +29,7 @@
 
 #include "siw_ddp/siw_ddp.h"
 
+struct ib_dmah;
 struct siw_device;
 
 /* The largest STag index: 24 bits */
@@ -179,7 +180,8 @@ int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata);
 int siw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata);
 struct ib_mr *siw_get_dma_mr(struct ib_pd *pd, int access);
 struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
-			      int access, struct ib_udata *udata);
+			      int access, struct ib_dmah *dmah,
+			      struct ib_udata *udata);
 struct ib_mr *siw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 			   u32 max_num_sg);
 int siw_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,

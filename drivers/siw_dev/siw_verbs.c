@@ -222,7 +222,7 @@ const struct ib_device_ops siw_device_ops = {
 	.alloc_pd = siw_alloc_pd,
 	.dealloc_pd = siw_dealloc_pd,
 	.get_dma_mr = siw_get_dma_mr,
-	.reg_user_mr = siw_reg_user_mr,
+	.reg_user_mr = SIW_REG_USER_MR_OP,
 	.alloc_mr = siw_alloc_mr,
 	.map_mr_sg = siw_map_mr_sg,
 	.dereg_mr = siw_dereg_mr,
@@ -231,7 +231,7 @@ const struct ib_device_ops siw_device_ops = {
 	.destroy_cq = siw_destroy_cq,
 	.poll_cq = siw_poll_cq,
 	.req_notify_cq = siw_req_notify_cq,
-	.resize_cq = siw_resize_cq,
+	SIW_OPS_RESIZE_CQ
 
 	.create_qp = siw_create_qp,
 	.modify_qp = siw_modify_qp,

@@ -39,7 +39,7 @@ enum siw_engine_seg_kind {
  * struct siw_engine_seg - a run of payload octets, or a piece of an FPDU
  * @addr: SIW_ENGINE_SEG_KVA and SIW_ENGINE_SEG_OWN: the first octet
  * @page: SIW_ENGINE_SEG_PAGE: the first page; @off may run past it into
- *	the pages that follow it (nth_page())
+ *	the pages that follow it (siw_nth_page())
  * @off: SIW_ENGINE_SEG_PAGE: offset from the start of @page
  * @len: octets
  * @kind: enum siw_engine_seg_kind

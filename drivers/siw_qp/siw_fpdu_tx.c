@@ -23,6 +23,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
+#include "siw_compat.h"
 #include "siw_engine.h"
 
 /* Pieces of an FPDU that are not payload: length, DDP header, trailer */
@@ -271,7 +272,7 @@ static u32 siw_tx_payload_piece(struct siw_engine_tx *tx,
 
 	p.len = min(siw_tx_chunk(s, tx->seg_off), len);
 	if (s->kind == SIW_ENGINE_SEG_PAGE) {
-		p.page = nth_page(s->page, abs >> PAGE_SHIFT);
+		p.page = siw_nth_page(s->page, abs >> PAGE_SHIFT);
 		p.off = offset_in_page(abs);
 		if (tx->mpa.crc) {
 			va = kmap_local_page(p.page);
