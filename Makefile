@@ -39,8 +39,11 @@ clean:
 KREL = $(shell modinfo -F vermagic $(PWD)/siw.ko 2>/dev/null | cut -d" " -f1)
 MODDIR = $(INSTALL_MOD_PATH)/lib/modules/$(KREL)
 
+# extra/ on every kernel (newer ones default to updates/); not signed,
+# as no signing key comes with Debian's headers
 install: modules
-	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	$(MAKE) -C $(KDIR) M=$(PWD) INSTALL_MOD_DIR=extra \
+		CONFIG_MODULE_SIG_ALL= modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
 
 uninstall:

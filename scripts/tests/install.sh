@@ -13,10 +13,12 @@ mk() { make -s -C "$tree" -f "$SIW_TOP/Makefile" "$@"; }
 
 t_check "siw is not installed before" bash -c '! modinfo -n siw 2>/dev/null'
 t_check "make install" mk install
+# compressed as the kernel's own modules are (.ko.xz from 6.12 on)
+ko=$(ls /lib/modules/"$kver"/extra/siw.ko* 2>/dev/null | head -n1)
 t_check "siw.ko is in /lib/modules/$kver/extra" \
-	test -f "/lib/modules/$kver/extra/siw.ko"
+	test -n "$ko" -a -f "$ko"
 t_check "depmod: modprobe finds siw there" \
-	test "$(modinfo -n siw 2>/dev/null)" = "/lib/modules/$kver/extra/siw.ko"
+	test -n "$ko" -a "$(modinfo -n siw 2>/dev/null)" = "$ko"
 t_check "modprobe siw (and the RDMA core it needs)" modprobe siw
 t_check "siw is loaded" bash -c 'lsmod | grep -q "^siw "'
 modinfo siw | grep -E "^(filename|description|license|depends|vermagic|parm):" |
