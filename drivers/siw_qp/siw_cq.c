@@ -3,6 +3,7 @@
  * Completion queues: the ring shared with the consumer, arming and
  * signalling, and poll_cq for kernel consumers.
  */
+#include <kunit/visibility.h>
 #include <linux/vmalloc.h>
 
 #include "siw_dev/siw_dev.h"
@@ -125,6 +126,7 @@ err_count:
 	atomic_dec(&sdev->nr_cq);
 	return rv;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_cq_create);
 
 /**
  * siw_create_cq() - the create_cq verb
@@ -158,6 +160,7 @@ int siw_destroy_cq(struct ib_cq *base, struct ib_udata *udata)
 	atomic_dec(&to_siw_dev(base->device)->nr_cq);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_destroy_cq);
 
 /* Should this completion raise the consumer's completion handler? */
 static bool siw_cq_armed_for(struct siw_cq *cq, bool solicited)
@@ -274,6 +277,7 @@ int siw_poll_cq(struct ib_cq *base, int num_entries, struct ib_wc *wc)
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_poll_cq);
 
 /**
  * siw_req_notify_cq() - the req_notify_cq verb (kernel CQs)

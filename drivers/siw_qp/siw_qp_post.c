@@ -9,6 +9,7 @@
  * checks that copy. The process can change the shared entry at any time
  * and only ever hurts itself.
  */
+#include <kunit/visibility.h>
 #include <linux/string.h>
 
 #include "siw_dev/siw_dev.h"
@@ -305,6 +306,7 @@ int siw_post_recv(struct ib_qp *base, const struct ib_recv_wr *wr,
 	siw_qp_after_post(qp, s, false);
 	return rv;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_post_recv);
 
 /**
  * siw_post_srq_recv() - post receive work requests to a kernel SRQ

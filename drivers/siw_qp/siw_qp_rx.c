@@ -309,6 +309,7 @@ void siw_rx_start(struct siw_stream *s)
 	siw_engine_rx_init(&s->rx, &cfg);
 	s->rx_rtr_wait = s->conn.p2p && !s->initiator;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_rx_start);
 
 /* The receive engine stopped: why, and what follows */
 static void siw_rx_stopped(struct siw_stream *s)
@@ -367,6 +368,7 @@ void siw_rx_read_sock(struct siw_stream *s)
 
 	tcp_read_sock(s->sock->sk, &desc, siw_rx_actor);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_rx_read_sock);
 
 /**
  * siw_rx_release() - the stream stops: drop what receive holds

@@ -10,6 +10,7 @@
  * and then waits for the transmit work, so nothing touches a stream after
  * it is freed.
  */
+#include <kunit/visibility.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
@@ -491,6 +492,7 @@ void siw_qp_engine_stop(struct siw_qp *qp)
 	if (s)
 		siw_stream_stop(s);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_engine_stop);
 
 void siw_qp_fatal(struct siw_qp *qp)
 {
@@ -506,6 +508,7 @@ void siw_qp_fatal(struct siw_qp *qp)
 	if (!s)
 		siw_qp_enter_error(qp, IB_EVENT_QP_FATAL);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_fatal);
 
 void siw_qp_llp_close(struct siw_qp *qp, bool abrupt)
 {

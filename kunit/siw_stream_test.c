@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite siw_stream: a QP's stream over a real TCP connection on
+ * loopback, driven through the QP layer's own entry points.
+ *
+ * A device made up for the test holds a fast-registration region, a CQ
+ * made by the CQ verb and a kernel QP in RTS whose receive queue is
+ * posted with the post_recv verb. Its stream reads the socket with
+ * siw_rx_read_sock() (what the data-ready callback runs), so the real
+ * receive engine, siw_rx_ops and the stream's reaction to a stopped
+ * engine run; siw_qp_engine_stop() stops it as a consumer's modify_qp
+ * to ERROR does. The other end of the connection is a test peer: what
+ * it sends is framed by the transmit engine, what it receives is parsed
+ * by a receive engine with the fake layers of siw_engine_test.h.
+ *
+ * The stream's TX work item is one that does nothing: it stands for
+ * transmit work that was queued but has not run yet, which is the
+ * window the Terminate case needs.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/highmem.h>
+#include <linux/in.h>
+#include <linux/jiffies.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/socket.h>
+#include <linux/tcp.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "siw_dev/siw_dev.h"
+#include "siw_qp/siw_stream.h"
+#include "siw_engine_test.h"
+
+#define ST_IOVA		0x80000ULL
+#define ST_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE)
+#define ST_FILL		0x3c
+#define ST_DATA		0xd7
+/* the receive buffer: ST_BUF_LEN octets at ST_BUF_OFF of the page */
+#define ST_BUF_OFF	256
+#define ST_BUF_LEN	300
+#define ST_WRID		0x5157aa0011223344ULL
+#define ST_WAIT_MS	3000
+
+/**
+ * struct st_fixture - a device, a region, a CQ, a QP, its stream and
+ *	the connection under it
+ * @sdev: a device with nothing but an STag table
+ * @pd: a PD of that device
+ * @mr: a fast-registration region mapping @page, under @stag
+ * @page: the region's memory, filled with ST_FILL
+ * @stag: its STag
+ * @cq: the QP's send and receive CQ
+ * @cq_made: @cq was created (and is to be destroyed)
+ * @qp: a kernel QP in RTS
+ * @s: its stream
+ * @stopped: siw_qp_engine_stop() ran
+ * @lsock: the listening socket
+ * @ours: the stream's socket
+ * @peer: the peer's end
+ */
+struct st_fixture {
+	struct siw_device *sdev;
+	struct ib_pd pd;
+	struct siw_mr *mr;
+	struct page *page;
+	u32 stag;
+	struct siw_cq *cq;
+	bool cq_made;
+	struct siw_qp *qp;
+	struct siw_stream *s;
+	bool stopped;
+	struct socket *lsock;
+	struct socket *ours;
+	struct socket *peer;
+};
+
+/* Transmit work that never gets to run before the stream stops */
+static void st_tx_work_unrun(struct work_struct *w)
+{
+}
+
+/* Every octet of [@off, @off + @len) of @pg is @val */
+static bool st_all(struct page *pg, u32 off, u32 len, u8 val)
+{
+	u8 *va = kmap_local_page(pg);
+	bool same = !memchr_inv(va + off, val, len);
+
+	kunmap_local(va);
+	return same;
+}
+
+static int st_region(struct kunit *test, struct st_fixture *f)
+{
+	struct ib_mr *base;
+
+	base = siw_alloc_mr(&f->pd, IB_MR_TYPE_MEM_REG, 1);
+	if (IS_ERR_OR_NULL(base))
+		return -ENOMEM;
+	f->mr = to_siw_mr(base);
+	base->pd = &f->pd;
+	base->iova = ST_IOVA;
+	base->length = PAGE_SIZE;
+	base->page_size = PAGE_SIZE;
+	f->mr->pbl[0] = (u64)(uintptr_t)page_address(f->page);
+	f->mr->npages = 1;
+	f->mr->first_off = 0;
+	f->stag = (f->mr->stag & ~SIW_STAG_KEY_MASK) | 0x5e;
+	return siw_mem_fastreg(f->mr, &f->pd, f->stag, ST_ACCESS);
+}
+
+/* A TCP connection on loopback: @f->ours to @f->peer */
+static int st_connect(struct st_fixture *f)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int rv;
+
+	rv = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			      &f->lsock);
+	if (rv)
+		return rv;
+	rv = kernel_bind(f->lsock, (struct sockaddr *)&sin, sizeof(sin));
+	if (!rv)
+		rv = kernel_listen(f->lsock, 1);
+	if (!rv)
+		rv = kernel_getsockname(f->lsock, (struct sockaddr *)&sin);
+	if (rv < 0)
+		return rv;
+	rv = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			      &f->ours);
+	if (rv)
+		return rv;
+	rv = kernel_connect(f->ours, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (rv)
+		return rv;
+	rv = kernel_accept(f->lsock, &f->peer, 0);
+	if (rv)
+		return rv;
+	tcp_sock_set_nodelay(f->peer->sk);
+	tcp_sock_set_nodelay(f->ours->sk);
+	return 0;
+}
+
+static int st_qp(struct kunit *test, struct st_fixture *f)
+{
+	struct ib_cq_init_attr attr = { .cqe = 8 };
+	struct siw_qp *qp;
+	int rv;
+
+	f->cq = kunit_kzalloc(test, sizeof(*f->cq), GFP_KERNEL);
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	if (!f->cq || !qp)
+		return -ENOMEM;
+	f->cq->base.device = &f->sdev->base;
+	rv = siw_cq_create(&f->cq->base, &attr, NULL);
+	if (rv)
+		return rv;
+	f->cq_made = true;
+
+	qp->base.device = &f->sdev->base;
+	qp->base.pd = &f->pd;
+	qp->base.qp_num = 7;
+	qp->sdev = f->sdev;
+	refcount_set(&qp->ref, 1);
+	mutex_init(&qp->modify_mutex);
+	spin_lock_init(&qp->state_lock);
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
+	qp->rq.size = 4;
+	qp->rq.caps.max_sge = 2;
+	qp->rq.ring = kunit_kcalloc(test, qp->rq.size, sizeof(struct siw_wqe),
+				    GFP_KERNEL);
+	if (!qp->rq.ring)
+		return -ENOMEM;
+	qp->scq = f->cq;
+	qp->rcq = f->cq;
+	qp->state = SIW_QP_RTS;
+	f->qp = qp;
+	return 0;
+}
+
+/* The stream as siw_qp_cm_attach() sets it up, minus the callbacks */
+static int st_stream(struct kunit *test, struct st_fixture *f)
+{
+	struct siw_stream *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return -ENOMEM;
+	s->ord = 1;
+	s->ird = 1;
+	s->orq = kunit_kcalloc(test, s->ord, sizeof(*s->orq), GFP_KERNEL);
+	s->irq = kunit_kcalloc(test, s->ird, sizeof(*s->irq), GFP_KERNEL);
+	if (!s->orq || !s->irq)
+		return -ENOMEM;
+	s->qp = f->qp;
+	s->sock = f->ours;
+	s->conn.crc = true;
+	s->conn.rev = 2;
+	s->conn.ird = 1;
+	s->conn.ord = 1;
+	s->initiator = true;
+	spin_lock_init(&s->lock);
+	mutex_init(&s->tx_mutex);
+	INIT_WORK(&s->tx_work, st_tx_work_unrun);
+	siw_engine_tx_init(&s->tx, false, true,
+			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
+	siw_rx_start(s);
+	f->s = s;
+	f->qp->engine = s;
+	return 0;
+}
+
+static int st_init(struct kunit *test)
+{
+	struct st_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	int rv;
+
+	if (!f)
+		return -ENOMEM;
+	test->priv = f;
+	f->sdev = kunit_kzalloc(test, sizeof(*f->sdev), GFP_KERNEL);
+	f->page = alloc_page(GFP_KERNEL);
+	if (!f->sdev || !f->page)
+		return -ENOMEM;
+	siw_mem_table_init(&f->sdev->mem);
+	f->pd.device = &f->sdev->base;
+	memset(page_address(f->page), ST_FILL, PAGE_SIZE);
+	rv = st_region(test, f);
+	if (!rv)
+		rv = st_connect(f);
+	if (!rv)
+		rv = st_qp(test, f);
+	if (!rv)
+		rv = st_stream(test, f);
+	return rv;
+}
+
+/* The consumer moves the QP to ERROR: the stream stops */
+static void st_stop(struct st_fixture *f)
+{
+	mutex_lock(&f->qp->modify_mutex);
+	siw_qp_engine_stop(f->qp);
+	mutex_unlock(&f->qp->modify_mutex);
+	f->stopped = true;
+}
+
+static void st_exit(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+
+	if (!f)
+		return;
+	if (f->s && !f->stopped)
+		st_stop(f);
+	if (f->s)
+		cancel_work_sync(&f->s->tx_work);
+	if (f->peer)
+		sock_release(f->peer);
+	if (f->ours)
+		sock_release(f->ours);
+	if (f->lsock)
+		sock_release(f->lsock);
+	if (f->cq_made)
+		siw_destroy_cq(&f->cq->base, NULL);
+	if (f->mr)
+		siw_dereg_mr(&f->mr->base, NULL);
+	if (f->sdev)
+		siw_mem_table_destroy(&f->sdev->mem);
+	if (f->page)
+		__free_page(f->page);
+}
+
+/* Post one receive of ST_BUF_LEN octets at ST_BUF_OFF of the region */
+static void st_post_recv(struct kunit *test, struct st_fixture *f)
+{
+	struct ib_sge sge = {
+		.addr = ST_IOVA + ST_BUF_OFF,
+		.length = ST_BUF_LEN,
+		.lkey = f->stag,
+	};
+	struct ib_recv_wr wr = {
+		.wr_id = ST_WRID, .sg_list = &sge, .num_sge = 1,
+	};
+	const struct ib_recv_wr *bad = NULL;
+
+	KUNIT_ASSERT_EQ(test, siw_post_recv(&f->qp->base, &wr, &bad), 0);
+}
+
+/*
+ * The peer sends a Send of @len octets of ST_DATA, framed by the
+ * transmit engine in FPDUs for an MSS of @mss, over its socket.
+ */
+static void st_peer_send(struct kunit *test, struct st_fixture *f, u32 len,
+			 u32 mss)
+{
+	struct siw_engine_seg seg = { .kind = SIW_ENGINE_SEG_KVA, .len = len };
+	struct siw_engine_msg m = {
+		.opcode = SIW_RDMAP_SEND, .sgl = { .seg = &seg, .nseg = 1 },
+	};
+	struct siw_engine_txd d = { .max = SIW_ENGINE_TX_PIECES };
+	struct siw_engine_tx *tx;
+	struct eng_wire *w;
+	struct msghdr msg = { };
+	struct kvec iov;
+	u8 *data;
+	int rv;
+
+	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
+	d.piece = kunit_kcalloc(test, SIW_ENGINE_TX_PIECES, sizeof(*d.piece),
+				GFP_KERNEL);
+	data = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, tx && d.piece && data);
+	memset(data, ST_DATA, len);
+	seg.addr = data;
+	w = eng_wire_new(test, 2 * len + 4096);
+	siw_engine_tx_init(tx, false, true, mss);
+	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, &m), 0);
+	while ((rv = siw_engine_tx_next(tx, &d)) == 1)
+		KUNIT_ASSERT_TRUE(test, eng_wire_put(w, &d));
+	KUNIT_ASSERT_EQ(test, rv, 0);
+	iov = (struct kvec){ .iov_base = w->buf, .iov_len = w->len };
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(f->peer, &msg, &iov, 1, w->len),
+			(int)w->len);
+}
+
+/*
+ * What the data-ready callback does, until the receive engine stopped
+ * or a receive completed (or ST_WAIT_MS passed)
+ */
+static void st_receive(struct st_fixture *f)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct sock *sk = f->ours->sk;
+	u32 put = f->cq->put;
+
+	for (;;) {
+		lock_sock(sk);
+		siw_rx_read_sock(f->s);
+		release_sock(sk);
+		if (siw_engine_rx_stopped(&f->s->rx) || f->cq->put != put ||
+		    time_after(jiffies, end))
+			break;
+		msleep(20);
+	}
+}
+
+/*
+ * The peer reads its end until its receive engine reports a Terminate,
+ * the connection ends or ST_WAIT_MS passed. Returns the peer.
+ */
+static struct eng_peer *st_peer_read(struct kunit *test, struct st_fixture *f)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct eng_peer *p = eng_peer_new(test, 64);
+	struct siw_engine_rx *rx = kunit_kzalloc(test, sizeof(*rx),
+						 GFP_KERNEL);
+	struct msghdr msg = { };
+	struct kvec iov;
+	u8 *buf;
+	int rv;
+
+	buf = kunit_kmalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, rx && buf);
+	eng_rx_start(rx, p, 1, false, true);
+	while (!p->nterm && !siw_engine_rx_stopped(rx) &&
+	       time_before(jiffies, end)) {
+		iov = (struct kvec){ .iov_base = buf, .iov_len = 512 };
+		rv = kernel_recvmsg(f->peer, &msg, &iov, 1, 512, MSG_DONTWAIT);
+		if (rv > 0)
+			siw_engine_rx_feed(rx, buf, rv);
+		else if (rv == -EAGAIN)
+			msleep(20);
+		else
+			break;
+	}
+	return p;
+}
+
+/* The one completion waiting in the CQ, or fail */
+static void st_one_wc(struct kunit *test, struct st_fixture *f,
+		      struct ib_wc *wc)
+{
+	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, wc), 1,
+			    "no completion of the receive");
+	KUNIT_EXPECT_EQ(test, wc->wr_id, ST_WRID);
+	KUNIT_EXPECT_EQ(test, wc->opcode, IB_WC_RECV);
+	KUNIT_EXPECT_PTR_EQ(test, wc->qp, &f->qp->base);
+}
+
+/* Control: a Send that fills the buffer exactly completes it */
+static void stream_send_fits(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct ib_wc wc;
+
+	st_post_recv(test, f);
+	st_peer_send(test, f, ST_BUF_LEN, 9000);
+	st_receive(f);
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(&f->s->rx));
+	st_one_wc(test, f, &wc);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, ST_BUF_LEN);
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, ST_BUF_OFF, ST_BUF_LEN,
+				       ST_DATA));
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, 0, ST_BUF_OFF, ST_FILL));
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, ST_BUF_OFF + ST_BUF_LEN,
+				       PAGE_SIZE - ST_BUF_OFF - ST_BUF_LEN,
+				       ST_FILL));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_RTS);
+}
+
+/**
+ * struct st_long - a Send longer than the receive buffer
+ * @name: the case
+ * @excess: octets beyond the buffer
+ * @mss: the peer's MSS: one segment, or several with only the last
+ *	one too long
+ */
+struct st_long {
+	const char *name;
+	u32 excess;
+	u32 mss;
+};
+
+static const struct st_long st_long_cases[] = {
+	{ "1 octet over, one segment", 1, 9000 },
+	{ "2 octets over, one segment", 2, 9000 },
+	{ "3 octets over, one segment", 3, 9000 },
+	{ "4 octets over, one segment", 4, 9000 },
+	{ "5 octets over, one segment", 5, 9000 },
+	{ "6 octets over, one segment", 6, 9000 },
+	{ "7 octets over, one segment", 7, 9000 },
+	{ "8 octets over, one segment", 8, 9000 },
+	{ "1 octet over, in segments", 1, 128 },
+	{ "8 octets over, in segments", 8, 128 },
+};
+
+SIW_DDP_CASE_DESC(st_long);
+KUNIT_ARRAY_PARAM(st_long, st_long_cases, st_long_desc);
+
+/*
+ * The receive a too long Send was bound to completes with
+ * IB_WC_LOC_LEN_ERR when the stream stops on it, under its own wr_id,
+ * once; the stream ends with DDP "Message too long" (1/2/05); nothing
+ * lands past the buffer.
+ */
+static void stream_send_too_long(struct kunit *test)
+{
+	const struct st_long *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct ib_wc wc;
+
+	st_post_recv(test, f);
+	st_peer_send(test, f, ST_BUF_LEN + c->excess, c->mss);
+	st_receive(f);
+	KUNIT_EXPECT_TRUE(test, siw_engine_rx_stopped(&f->s->rx));
+	siw_ddp_expect(test, siw_engine_rx_error(&f->s->rx),
+		       &(struct siw_ddp_triple)T_DDP_U_TOO_LONG);
+	/* the receive completed as the engine stopped, not at the flush */
+	st_one_wc(test, f, &wc);
+	KUNIT_EXPECT_EQ_MSG(test, wc.status, IB_WC_LOC_LEN_ERR,
+			    "status %s", ib_wc_status_msg(wc.status));
+	/* a Terminate is due and the QP is in TERMINATE */
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(f->s->term_pending));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_TERMINATE);
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, 0, ST_BUF_OFF, ST_FILL));
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, ST_BUF_OFF + ST_BUF_LEN,
+				       PAGE_SIZE - ST_BUF_OFF - ST_BUF_LEN,
+				       ST_FILL));
+	/* nothing of it completes a second time when the stream stops */
+	st_stop(f);
+	KUNIT_EXPECT_EQ(test, siw_poll_cq(&f->cq->base, 1, &wc), 0);
+}
+
+/**
+ * struct st_term - a Terminate queued, the stream stopped before the
+ *	transmit work ran
+ * @name: the case
+ * @local: a local error (siw_qp_fatal(), the device's own failure);
+ *	else a peer's Send too long for its receive
+ * @exp: the error the peer must receive
+ */
+struct st_term {
+	const char *name;
+	bool local;
+	struct siw_ddp_triple exp;
+};
+
+static const struct st_term st_term_cases[] = {
+	{ "local catastrophic error", true, SIW_T(0x0, 0x0, 0x00) },
+	{ "peer's Send too long", false, T_DDP_U_TOO_LONG },
+};
+
+SIW_DDP_CASE_DESC(st_term);
+KUNIT_ARRAY_PARAM(st_term, st_term_cases, st_term_desc);
+
+/*
+ * An error queues a Terminate; the QP is stopped before the transmit
+ * work sent it. The Terminate still reaches the peer, with the error.
+ */
+static void stream_term_on_stop(struct kunit *test)
+{
+	const struct st_term *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct eng_peer *p;
+
+	if (c->local) {
+		siw_qp_fatal(f->qp);
+	} else {
+		st_post_recv(test, f);
+		st_peer_send(test, f, ST_BUF_LEN + 1, 9000);
+		st_receive(f);
+	}
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(f->s->term_pending));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_TERMINATE);
+	st_stop(f);
+	KUNIT_EXPECT_TRUE(test, f->s->term_sent);
+	p = st_peer_read(test, f);
+	KUNIT_ASSERT_EQ_MSG(test, p->nterm, 1U,
+			    "the peer received no Terminate");
+	KUNIT_EXPECT_EQ(test, p->term.layer, c->exp.layer);
+	KUNIT_EXPECT_EQ(test, p->term.etype, c->exp.etype);
+	KUNIT_EXPECT_EQ(test, p->term.ecode, c->exp.ecode);
+}
+
+static struct kunit_case siw_stream_cases[] = {
+	KUNIT_CASE(stream_send_fits),
+	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
+	KUNIT_CASE_PARAM(stream_term_on_stop, st_term_gen_params),
+	{}
+};
+
+static struct kunit_suite siw_stream_suite = {
+	.name = "siw_stream",
+	.init = st_init,
+	.exit = st_exit,
+	.test_cases = siw_stream_cases,
+};
+
+kunit_test_suite(siw_stream_suite);
