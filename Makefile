@@ -11,6 +11,11 @@
 #   make check             everything: build, KUnit, guest tests; summary
 #   make demo              a guest with the module on a link and traffic
 #   make kunit             only the KUnit suites in the debug kernel
+#   make deb               out/deb/siw-dkms_<version>_all.deb (DKMS source)
+#   make dkms-install      the source into /usr/src/siw-<version>, then
+#                          dkms add, build and install for KVERS (default:
+#                          every kernel with headers in /lib/modules)
+#   make dkms-remove       dkms remove --all, and /usr/src/siw-<version>
 
 KVER ?= $(shell uname -r)
 ifneq ($(wildcard /lib/modules/$(KVER)/build),)
@@ -20,6 +25,10 @@ KDIR ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
 endif
 
 PWD := $(shell pwd)
+# The tree this Makefile belongs to (it may run with -f from elsewhere)
+TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+# The one place the version is kept; dkms.conf and debian/ take it here
+VERSION := $(shell cat $(TOP)/VERSION)
 SRCS = $(shell find drivers kunit -name '*.[ch]' | sort)
 
 all: modules
@@ -66,4 +75,55 @@ demo:
 bench:
 	scripts/bench
 
+# What DKMS needs of the tree: the module's sources, none of its products
+DKMS_FILES = Kbuild VERSION drivers
+COPY = rsync -a --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
+	--exclude '*.mod' --exclude '*.mod.c' --exclude '*.o.d' \
+	--exclude modules.order --exclude Module.symvers
+DKMS_SRC = /usr/src/siw-$(VERSION)
+KVERS ?= $(patsubst /lib/modules/%/build/include,%, \
+	$(wildcard /lib/modules/*/build/include))
+
+dkms-install:
+	@! dpkg -S $(DKMS_SRC) > /dev/null 2>&1 || \
+		{ echo "$(DKMS_SRC) belongs to a package; apt remove siw-dkms first" >&2; exit 1; }
+	@test -n "$(KVERS)" || { echo "no kernel headers in /lib/modules/*/build" >&2; exit 1; }
+	if [ -n "$$(dkms status siw/$(VERSION))" ]; then dkms remove siw/$(VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cd $(TOP) && $(COPY) $(DKMS_FILES) $(DKMS_SRC)/
+	sed 's/#MODULE_VERSION#/$(VERSION)/' $(TOP)/dkms.conf > $(DKMS_SRC)/dkms.conf
+	dkms add siw/$(VERSION)
+	@for k in $(KVERS); do \
+		echo "dkms install siw/$(VERSION) -k $$k"; \
+		dkms install siw/$(VERSION) -k $$k; rc=$$?; \
+		if [ $$rc = 77 ]; then echo "siw: not for $$k (BUILD_EXCLUSIVE), skipped"; \
+		elif [ $$rc != 0 ]; then exit $$rc; fi; \
+	done
+	dkms status siw/$(VERSION)
+
+dkms-remove:
+	@! dpkg -S $(DKMS_SRC) > /dev/null 2>&1 || \
+		{ echo "$(DKMS_SRC) belongs to a package; apt remove siw-dkms instead" >&2; exit 1; }
+	if [ -n "$$(dkms status siw/$(VERSION))" ]; then dkms remove siw/$(VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
+
+# dpkg-buildpackage writes next to the source directory: the staging copy
+# lives in out/deb/, so the .deb, .buildinfo and .changes land there.
+DEB_DIR = $(TOP)/out/deb
+DEB_STAGE = $(DEB_DIR)/siw-$(VERSION)
+
+deb:
+	rm -rf $(DEB_STAGE) $(DEB_DIR)/siw-dkms_$(VERSION)_* $(DEB_DIR)/siw_$(VERSION)_*
+	mkdir -p $(DEB_STAGE)
+	cd $(TOP) && $(COPY) $(DKMS_FILES) dkms.conf debian $(DEB_STAGE)/
+	printf 'siw (%s) unstable; urgency=medium\n\n  * Built by make deb from VERSION %s.\n\n -- %s  %s\n' \
+		'$(VERSION)' '$(VERSION)' \
+		"$$(sed -n 's/^Maintainer: //p' $(TOP)/debian/control)" \
+		"$$(date -R)" > $(DEB_STAGE)/debian/changelog
+	cd $(DEB_STAGE) && dpkg-buildpackage -us -uc -b
+	rm -rf $(DEB_STAGE)
+	@ls $(DEB_DIR)/siw-dkms_$(VERSION)_all.deb
+
 .PHONY: all modules clean install uninstall sparse checkpatch check check-long kunit demo bench
+.PHONY: dkms-install dkms-remove deb
