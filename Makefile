@@ -28,7 +28,7 @@ PWD := $(shell pwd)
 # The tree this Makefile belongs to (it may run with -f from elsewhere)
 TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 # The one place the version is kept; dkms.conf and debian/ take it here
-VERSION := $(shell cat $(TOP)/VERSION)
+SIW_VERSION := $(shell cat $(TOP)/VERSION)
 SRCS = $(shell find drivers kunit -name '*.[ch]' | sort)
 
 all: modules
@@ -80,7 +80,7 @@ DKMS_FILES = Kbuild VERSION drivers
 COPY = rsync -a --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
 	--exclude '*.mod' --exclude '*.mod.c' --exclude '*.o.d' \
 	--exclude modules.order --exclude Module.symvers
-DKMS_SRC = /usr/src/siw-$(VERSION)
+DKMS_SRC = /usr/src/siw-$(SIW_VERSION)
 KVERS ?= $(patsubst /lib/modules/%/build/include,%, \
 	$(wildcard /lib/modules/*/build/include))
 
@@ -88,42 +88,42 @@ dkms-install:
 	@! dpkg -S $(DKMS_SRC) > /dev/null 2>&1 || \
 		{ echo "$(DKMS_SRC) belongs to a package; apt remove siw-dkms first" >&2; exit 1; }
 	@test -n "$(KVERS)" || { echo "no kernel headers in /lib/modules/*/build" >&2; exit 1; }
-	if [ -n "$$(dkms status siw/$(VERSION))" ]; then dkms remove siw/$(VERSION) --all; fi
+	if [ -n "$$(dkms status siw/$(SIW_VERSION))" ]; then dkms remove siw/$(SIW_VERSION) --all; fi
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
 	cd $(TOP) && $(COPY) $(DKMS_FILES) $(DKMS_SRC)/
-	sed 's/#MODULE_VERSION#/$(VERSION)/' $(TOP)/dkms.conf > $(DKMS_SRC)/dkms.conf
-	dkms add siw/$(VERSION)
+	sed 's/#MODULE_VERSION#/$(SIW_VERSION)/' $(TOP)/dkms.conf > $(DKMS_SRC)/dkms.conf
+	dkms add siw/$(SIW_VERSION)
 	@for k in $(KVERS); do \
-		echo "dkms install siw/$(VERSION) -k $$k"; \
-		dkms install siw/$(VERSION) -k $$k; rc=$$?; \
+		echo "dkms install siw/$(SIW_VERSION) -k $$k"; \
+		dkms install siw/$(SIW_VERSION) -k $$k; rc=$$?; \
 		if [ $$rc = 77 ]; then echo "siw: not for $$k (BUILD_EXCLUSIVE), skipped"; \
 		elif [ $$rc != 0 ]; then exit $$rc; fi; \
 	done
-	dkms status siw/$(VERSION)
+	dkms status siw/$(SIW_VERSION)
 
 dkms-remove:
 	@! dpkg -S $(DKMS_SRC) > /dev/null 2>&1 || \
 		{ echo "$(DKMS_SRC) belongs to a package; apt remove siw-dkms instead" >&2; exit 1; }
-	if [ -n "$$(dkms status siw/$(VERSION))" ]; then dkms remove siw/$(VERSION) --all; fi
+	if [ -n "$$(dkms status siw/$(SIW_VERSION))" ]; then dkms remove siw/$(SIW_VERSION) --all; fi
 	rm -rf $(DKMS_SRC)
 
 # dpkg-buildpackage writes next to the source directory: the staging copy
 # lives in out/deb/, so the .deb, .buildinfo and .changes land there.
 DEB_DIR = $(TOP)/out/deb
-DEB_STAGE = $(DEB_DIR)/siw-$(VERSION)
+DEB_STAGE = $(DEB_DIR)/siw-$(SIW_VERSION)
 
 deb:
-	rm -rf $(DEB_STAGE) $(DEB_DIR)/siw-dkms_$(VERSION)_* $(DEB_DIR)/siw_$(VERSION)_*
+	rm -rf $(DEB_STAGE) $(DEB_DIR)/siw-dkms_$(SIW_VERSION)_* $(DEB_DIR)/siw_$(SIW_VERSION)_*
 	mkdir -p $(DEB_STAGE)
 	cd $(TOP) && $(COPY) $(DKMS_FILES) dkms.conf debian $(DEB_STAGE)/
 	printf 'siw (%s) unstable; urgency=medium\n\n  * Built by make deb from VERSION %s.\n\n -- %s  %s\n' \
-		'$(VERSION)' '$(VERSION)' \
+		'$(SIW_VERSION)' '$(SIW_VERSION)' \
 		"$$(sed -n 's/^Maintainer: //p' $(TOP)/debian/control)" \
 		"$$(date -R)" > $(DEB_STAGE)/debian/changelog
 	cd $(DEB_STAGE) && dpkg-buildpackage -us -uc -b
 	rm -rf $(DEB_STAGE)
-	@ls $(DEB_DIR)/siw-dkms_$(VERSION)_all.deb
+	@ls $(DEB_DIR)/siw-dkms_$(SIW_VERSION)_all.deb
 
 .PHONY: all modules clean install uninstall sparse checkpatch check check-long kunit demo bench
 .PHONY: dkms-install dkms-remove deb
