@@ -15,6 +15,7 @@
 #include <linux/socket.h>
 #include <linux/uio.h>
 #include <linux/version.h>
+#include <linux/workqueue.h>
 #include <net/tcp.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
@@ -175,5 +176,14 @@ static inline struct page *siw_nth_page(struct page *page, unsigned long n)
 	return page + n;
 #endif
 }
+
+/*
+ * 6.17 added WQ_PERCPU, and 7.x warns when a workqueue names neither it
+ * nor WQ_UNBOUND. Before, a workqueue without WQ_UNBOUND is per-CPU: the
+ * same queue with no flag.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+#define WQ_PERCPU	0
+#endif
 
 #endif /* SIW_COMPAT_H */

@@ -18,6 +18,7 @@
 
 #include "siw_dev/siw_dev.h"
 #include "siw_stream.h"
+#include "siw_compat.h"
 #include "siw_fault.h"
 
 static struct workqueue_struct *siw_tx_wq;
@@ -30,7 +31,8 @@ static struct workqueue_struct *siw_tx_wq;
 int siw_stream_init(void)
 {
 	/* NFS and iSER send from memory reclaim: the queue must make progress */
-	siw_tx_wq = alloc_workqueue("siw_tx", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
+	siw_tx_wq = alloc_workqueue("siw_tx",
+				    WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_PERCPU, 0);
 	return siw_tx_wq ? 0 : -ENOMEM;
 }
 
