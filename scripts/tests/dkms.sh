@@ -7,6 +7,8 @@
 # across them with every ping validated, then modprobe -r.
 . "$(dirname "$0")/lib.sh"
 
+ns() { ip netns exec "$SIW_NS" "$@"; }
+
 kver=$(uname -r)
 work=/tmp/dkms
 mkdir -p "$work"
