@@ -15,7 +15,8 @@
  *
  * The stream's TX work item is one that does nothing: it stands for
  * transmit work that was queued but has not run yet, which is the
- * window the Terminate case needs.
+ * window the Terminate case needs. The MSS case puts the real one back
+ * and posts Sends with the post_send verb.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -23,6 +24,8 @@
 #include <linux/in.h>
 #include <linux/jiffies.h>
 #include <linux/net.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
 #include <linux/tcp.h>
@@ -42,6 +45,10 @@
 #define ST_BUF_LEN	300
 #define ST_WRID		0x5157aa0011223344ULL
 #define ST_WAIT_MS	3000
+/* the MSS case: loopback's MTU lowered to ST_LOW_MTU, a Send of ST_MSG */
+#define ST_LOW_MTU	1500
+#define ST_MSG		4000
+#define ST_SEND_WRID	0x5e4d000000000000ULL
 
 /**
  * struct st_fixture - a device, a region, a CQ, a QP, its stream and
@@ -59,6 +66,7 @@
  * @lsock: the listening socket
  * @ours: the stream's socket
  * @peer: the peer's end
+ * @lo_mtu: loopback's MTU before the test changed it, or 0
  */
 struct st_fixture {
 	struct siw_device *sdev;
@@ -74,6 +82,7 @@ struct st_fixture {
 	struct socket *lsock;
 	struct socket *ours;
 	struct socket *peer;
+	int lo_mtu;
 };
 
 /* Transmit work that never gets to run before the stream stops */
@@ -174,7 +183,11 @@ static int st_qp(struct kunit *test, struct st_fixture *f)
 	qp->rq.caps.max_sge = 2;
 	qp->rq.ring = kunit_kcalloc(test, qp->rq.size, sizeof(struct siw_wqe),
 				    GFP_KERNEL);
-	if (!qp->rq.ring)
+	qp->sq.size = 4;
+	qp->sq.caps.max_sge = 2;
+	qp->sq.ring = kunit_kcalloc(test, qp->sq.size, sizeof(struct siw_wqe),
+				    GFP_KERNEL);
+	if (!qp->rq.ring || !qp->sq.ring)
 		return -ENOMEM;
 	qp->scq = f->cq;
 	qp->rcq = f->cq;
@@ -194,8 +207,11 @@ static int st_stream(struct kunit *test, struct st_fixture *f)
 	s->ird = 1;
 	s->orq = kunit_kcalloc(test, s->ord, sizeof(*s->orq), GFP_KERNEL);
 	s->irq = kunit_kcalloc(test, s->ird, sizeof(*s->irq), GFP_KERNEL);
-	if (!s->orq || !s->irq)
+	s->sq_rec = kunit_kcalloc(test, f->qp->sq.size, sizeof(*s->sq_rec),
+				  GFP_KERNEL);
+	if (!s->orq || !s->irq || !s->sq_rec)
 		return -ENOMEM;
+	s->sq_mask = f->qp->sq.size - 1;
 	s->qp = f->qp;
 	s->sock = f->ours;
 	s->conn.crc = true;
@@ -256,8 +272,17 @@ static void st_exit(struct kunit *test)
 		return;
 	if (f->s && !f->stopped)
 		st_stop(f);
-	if (f->s)
+	if (f->s) {
 		cancel_work_sync(&f->s->tx_work);
+		/* what the transmit side allocated as messages needed */
+		kvfree(f->s->seg);
+		kvfree(f->s->seg_page);
+	}
+	if (f->lo_mtu) {
+		rtnl_lock();
+		dev_set_mtu(init_net.loopback_dev, f->lo_mtu);
+		rtnl_unlock();
+	}
 	if (f->peer)
 		sock_release(f->peer);
 	if (f->ours)
@@ -527,10 +552,154 @@ static void stream_term_on_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->term.ecode, c->exp.ecode);
 }
 
+/* Post a signalled Send of @len octets from the region's start */
+static void st_post_send(struct kunit *test, struct st_fixture *f, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = ST_IOVA, .length = len, .lkey = f->stag,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = ST_SEND_WRID + len, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad = NULL;
+
+	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
+}
+
+/**
+ * struct st_frames - what the peer read, FPDU by FPDU
+ * @buf: the octets
+ * @len: octets at @buf
+ * @nmsg: messages whose last FPDU arrived
+ * @nfpdu: FPDUs of each of them
+ * @max: the largest FPDU of each, in octets on the wire
+ */
+struct st_frames {
+	u8 *buf;
+	u32 len;
+	u32 nmsg;
+	u32 nfpdu[2];
+	u32 max[2];
+};
+
+/*
+ * Walk the whole FPDUs in @fr (CRC, no markers: RFC 5044 section 6)
+ * from @*pos, counting each message's FPDUs by the DDP L bit
+ */
+static void st_frames_walk(struct st_frames *fr, u32 *pos)
+{
+	u32 ulpdu, wire;
+
+	while (fr->nmsg < ARRAY_SIZE(fr->nfpdu) && *pos + 3 <= fr->len) {
+		ulpdu = fr->buf[*pos] << 8 | fr->buf[*pos + 1];
+		wire = ALIGN(2 + ulpdu, 4) + 4;
+		if (*pos + wire > fr->len)
+			return;
+		fr->nfpdu[fr->nmsg]++;
+		fr->max[fr->nmsg] = max(fr->max[fr->nmsg], wire);
+		/* the DDP header's first octet: T, L, reserved, DV */
+		if (fr->buf[*pos + 2] & 0x40)
+			fr->nmsg++;
+		*pos += wire;
+	}
+}
+
+/*
+ * The peer reads its end until two messages arrived whole (or
+ * ST_WAIT_MS passed), and checks them with a receive engine: valid
+ * framing and CRCs, the lengths that were sent
+ */
+static void st_peer_frames(struct kunit *test, struct st_fixture *f,
+			   struct st_frames *fr, u32 cap)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct eng_peer *p = eng_peer_new(test, ST_MSG);
+	struct siw_engine_rx *rx = kunit_kzalloc(test, sizeof(*rx),
+						 GFP_KERNEL);
+	struct msghdr msg = { };
+	struct kvec iov;
+	u32 pos = 0;
+	int rv;
+
+	fr->buf = kunit_kmalloc(test, cap, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, rx && fr->buf);
+	eng_peer_reset(p, 2);
+	eng_rx_start(rx, p, 1, false, true);
+	while (fr->nmsg < 2 && fr->len < cap && time_before(jiffies, end)) {
+		iov = (struct kvec){ .iov_base = fr->buf + fr->len,
+				     .iov_len = cap - fr->len };
+		rv = kernel_recvmsg(f->peer, &msg, &iov, 1, iov.iov_len,
+				    MSG_DONTWAIT);
+		if (rv == -EAGAIN) {
+			msleep(20);
+			continue;
+		}
+		if (rv <= 0)
+			break;
+		siw_engine_rx_feed(rx, fr->buf + fr->len, rv);
+		fr->len += rv;
+		st_frames_walk(fr, &pos);
+	}
+	KUNIT_ASSERT_EQ_MSG(test, fr->nmsg, 2U, "the peer got %u of 2 Sends",
+			    fr->nmsg);
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
+	KUNIT_ASSERT_EQ(test, p->ndone, 2U);
+	KUNIT_EXPECT_EQ(test, p->done_len[0], 64U);
+	KUNIT_EXPECT_EQ(test, p->done_len[1], (u32)ST_MSG);
+	KUNIT_EXPECT_FALSE(test, p->bad);
+}
+
+/*
+ * The path MTU goes down under a connected stream: a Send posted after
+ * it is cut into FPDUs that each fit a TCP segment of the new MSS
+ * (RFC 5044 section 4.1: an FPDU should fit one segment; MULPDU follows
+ * the EMSS as it changes), not the MSS the stream started with.
+ */
+static void stream_fpdu_follows_mss(struct kunit *test)
+{
+	struct net_device *lo = init_net.loopback_dev;
+	struct st_fixture *f = test->priv;
+	struct st_frames fr = { };
+	struct ib_wc wc;
+	u32 mss;
+	int rv, i;
+
+	/* the stream started with an MSS that takes the Send whole */
+	KUNIT_ASSERT_GT(test, f->s->tx.mulpdu, (u32)ST_MSG + 64);
+	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	rtnl_lock();
+	f->lo_mtu = lo->mtu;
+	rv = dev_set_mtu(lo, ST_LOW_MTU);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, rv, 0);
+
+	/* TCP takes the device's new MTU at its next send: a short one */
+	st_post_send(test, f, 64);
+	st_post_send(test, f, ST_MSG);
+	st_peer_frames(test, f, &fr, 4 * ST_MSG);
+	mss = READ_ONCE(tcp_sk(f->ours->sk)->mss_cache);
+	kunit_info(test, "MSS now %u; the Send came in %u FPDUs of at most %u octets",
+		   mss, fr.nfpdu[1], fr.max[1]);
+	KUNIT_EXPECT_LE(test, mss, (u32)ST_LOW_MTU - 40);
+	KUNIT_EXPECT_LE_MSG(test, fr.max[1], mss,
+			    "an FPDU larger than a segment");
+	KUNIT_EXPECT_GE(test, fr.nfpdu[1], DIV_ROUND_UP(ST_MSG, mss));
+
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+				    "Send %d did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, ST_SEND_WRID + (i ? ST_MSG : 64));
+	}
+}
+
 static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_send_fits),
 	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
 	KUNIT_CASE_PARAM(stream_term_on_stop, st_term_gen_params),
+	KUNIT_CASE(stream_fpdu_follows_mss),
 	{}
 };
 

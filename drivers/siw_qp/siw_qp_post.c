@@ -229,6 +229,7 @@ int siw_post_send(struct ib_qp *base, const struct ib_send_wr *wr,
 	siw_qp_after_post(qp, s, true);
 	return rv;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_post_send);
 
 static int siw_rq_post_one(struct siw_wq *wq, const struct ib_recv_wr *wr)
 {

@@ -30,6 +30,7 @@
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/uio.h>
+#include <kunit/visibility.h>
 #include <net/tcp.h>
 
 #include "siw_compat.h"
@@ -779,6 +780,13 @@ static int siw_tx_next_fpdu(struct siw_stream *s)
 	if (s->tx_kind == SIW_TX_RRESP && s->rresp.mr &&
 	    !siw_mr_usable(s->rresp.mr, s->rresp.rr.src_stag))
 		return siw_tx_rresp_revoked(s);
+	/*
+	 * Each FPDU fits the segment TCP sends now: a lower path MTU from
+	 * ICMP changes mss_cache at once, a device's new MTU at TCP's next
+	 * send, so the FPDU after that one follows it
+	 */
+	siw_engine_tx_set_emss(&s->tx,
+			       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache));
 	s->txd.piece = s->piece;
 	s->txd.max = ARRAY_SIZE(s->piece);
 	rv = siw_engine_tx_next(&s->tx, &s->txd);
@@ -903,6 +911,7 @@ void siw_tx_work(struct work_struct *w)
 	siw_tx_run(s, SIW_TX_BUDGET);
 	mutex_unlock(&s->tx_mutex);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
 
 /**
  * siw_tx_direct() - a process rang its doorbell: send from its thread
