@@ -11,7 +11,9 @@
  * 52 23 99 83, so the field is least significant octet first.
  */
 #include <kunit/test.h>
+#include <linux/crc32c.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 
 #include "siw_mpa_test.h"
 
@@ -152,8 +154,65 @@ static void siw_mpa_crc_every_octet(struct kunit *test)
 	}
 }
 
+/* The table-driven CRC32c, whatever is in use: the same vectors */
+static void siw_mpa_crc_table_vector(struct kunit *test)
+{
+	const struct crc_case *c = test->param_value;
+	u32 st;
+	size_t i;
+
+	for (i = 0; i <= c->len; i++) {
+		st = siw_mpa_crc_table_update(SIW_MPA_CRC_SEED, c->data, i);
+		st = siw_mpa_crc_table_update(st, c->data + i, c->len - i);
+		KUNIT_EXPECT_EQ_MSG(test, siw_mpa_crc_value(st), c->value,
+				    "split at %zu", i);
+	}
+}
+
+#define CRC_BIG		(65536 + 24)
+
+/*
+ * The tables against the kernel's crc32c() over pseudo-random octets:
+ * every length up to 300 at every alignment of 0-7, then long buffers
+ * split at odd places
+ */
+static void siw_mpa_crc_table_matches_kernel(struct kunit *test)
+{
+	static const size_t big[] = { 1448, 4096, 8948, 65536 + 17 };
+	u8 *buf = kunit_kmalloc(test, CRC_BIG, GFP_KERNEL);
+	u32 x = 0x2545f491, st, want;
+	size_t i, len, off;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < CRC_BIG; i++) {
+		x = x * 1103515245 + 12345;
+		buf[i] = x >> 23;
+	}
+	for (off = 0; off < 8; off++)
+		for (len = 0; len <= 300; len++) {
+			want = crc32c(~0U, buf + off, len);
+			st = siw_mpa_crc_table_update(~0U, buf + off, len);
+			if (st != want)
+				KUNIT_FAIL(test, "offset %zu length %zu: %08x, kernel %08x",
+					   off, len, st, want);
+		}
+	for (i = 0; i < ARRAY_SIZE(big); i++) {
+		len = big[i];
+		want = crc32c(~0U, buf + 3, len);
+		st = siw_mpa_crc_table_update(~0U, buf + 3, len / 3);
+		st = siw_mpa_crc_table_update(st, buf + 3 + len / 3,
+					      len - len / 3);
+		KUNIT_EXPECT_EQ_MSG(test, st, want, "length %zu", len);
+		/* and whatever mpa_crc_impl chose */
+		KUNIT_EXPECT_EQ(test, siw_mpa_crc_update(~0U, buf + 3, len),
+				want);
+	}
+}
+
 static struct kunit_case siw_mpa_crc_cases[] = {
 	KUNIT_CASE_PARAM(siw_mpa_crc_vector, crc_gen_params),
+	KUNIT_CASE_PARAM(siw_mpa_crc_table_vector, crc_gen_params),
+	KUNIT_CASE(siw_mpa_crc_table_matches_kernel),
 	KUNIT_CASE(siw_mpa_crc_wire_order),
 	KUNIT_CASE(siw_mpa_crc_every_octet),
 	{}

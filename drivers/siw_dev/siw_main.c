@@ -15,6 +15,7 @@
 
 #include "siw_cm/siw_cm.h"
 #include "siw_dev.h"
+#include "siw_mpa/siw_mpa.h"
 #include "siw_qp/siw_stream.h"
 #include "siw_fault.h"
 
@@ -207,6 +208,7 @@ static int __init siw_init_module(void)
 {
 	int rv;
 
+	siw_mpa_crc_init();
 	rv = siw_stream_init();
 	if (rv)
 		return rv;

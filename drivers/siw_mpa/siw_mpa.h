@@ -82,7 +82,9 @@ const struct siw_mpa_rtr_info *siw_mpa_rtr_info(enum siw_mpa_rtr rtr);
  */
 #define SIW_MPA_CRC_SEED	(~0U)
 
+void siw_mpa_crc_init(void);
 u32 siw_mpa_crc_update(u32 state, const void *buf, size_t len);
+u32 siw_mpa_crc_table_update(u32 state, const void *buf, size_t len);
 u32 siw_mpa_crc32c(const void *buf, size_t len);
 
 /**

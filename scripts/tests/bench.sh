@@ -14,7 +14,9 @@
 # WHO ("ours ours-crc upstream tcp"; also ours-queued: ours with
 # tx_direct=N), MIB (24: MiB moved by the short
 # RDMA bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (1000:
-# round trips of the short latency run).
+# round trips of the short latency run), RATE (20000: 64-octet Sends of
+# the short message-rate run), PROBE (the CRC32c probe module to load
+# once first, scripts/bench-probe; none if empty).
 #
 # perftest's own figures come from the TSC, which emulation makes
 # unreliable, and a short run is mostly connection setup. So each
@@ -27,6 +29,7 @@
 #   bench: fail ROUND MTU WHO TEST SIZE COUNT WHY
 #   bench: skip WHO WHY
 #   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
+#   bench: crc impl NAME / bench: crc FUNC SIZE MBPS (the probe's lines)
 #   bench: elapsed SECONDS
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/perf-lib.sh"
@@ -37,9 +40,10 @@ shift 2
 
 ROUNDS=3 MTUS="1500 9000" SIZES="4096 65536 1048576"
 WHO="ours ours-crc upstream tcp" MIB=24 TCP_MIB=192 LAT_ITERS=1000
+RATE=20000 PROBE=
 for kv in "$@"; do
 	case ${kv%%=*} in
-	ROUNDS|MTUS|SIZES|WHO|MIB|TCP_MIB|LAT_ITERS) declare "$kv" ;;
+	ROUNDS|MTUS|SIZES|WHO|MIB|TCP_MIB|LAT_ITERS|RATE|PROBE) declare "$kv" ;;
 	*) echo "bench.sh: unknown setting $kv" >&2; exit 2 ;;
 	esac
 done
@@ -102,6 +106,20 @@ rdma_tests() {
 	for t in write_lat send_lat; do
 		measure "$r" "$who" "$t" "$LAT_SIZE" "$LAT_ITERS" one_perf "ib_$t"
 	done
+	# the small-message rate: Sends of 64 octets
+	measure "$r" "$who" msg_rate "$LAT_SIZE" "$RATE" one_perf ib_send_bw
+}
+
+# crc_probe: what CRC32c and a copy cost in this guest (siw_crcbench.ko)
+crc_probe() {
+	[ -n "$PROBE" ] || return 0
+	if ! insmod "$PROBE"; then
+		say "skip crc-probe the probe module did not load"
+		return 0
+	fi
+	dmesg | sed -n 's/.*siw_crcbench: \(impl\|crc32c\|table\|memcpy\) /\1 /p' |
+		while read -r line; do say "crc $line"; done
+	rmmod siw_crcbench
 }
 
 tcp_tests() {
@@ -150,10 +168,11 @@ rm -rf "$work" && mkdir -p "$work"
 perf_prepare
 modprobe -a ib_core iw_cm ib_uverbs rdma_ucm libcrc32c
 say "setup kernel=$(uname -r) cpus=$(nproc) rounds=$ROUNDS mtus=${MTUS// /,}" \
-	"sizes=${SIZES// /,} mib=$MIB tcp_mib=$TCP_MIB lat_iters=$LAT_ITERS"
+	"sizes=${SIZES// /,} mib=$MIB tcp_mib=$TCP_MIB lat_iters=$LAT_ITERS rate=$RATE"
 say "skip rxe Debian 6.1 rxe opens its UDP socket in the initial namespace" \
 	"only, so a device on the far end of the veth pair never hears" \
 	"its peer; the two-guest variant is not implemented"
+crc_probe
 
 read -ra who <<< "$WHO"
 for r in $(seq 1 "$ROUNDS"); do
