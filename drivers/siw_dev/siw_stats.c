@@ -6,6 +6,7 @@
  * (netlink or sysfs). Documentation/observability.rst says what
  * increments each one.
  */
+#include <kunit/visibility.h>
 #include <rdma/ib_verbs.h>
 
 #include "siw_dev.h"
@@ -44,6 +45,7 @@ struct siw_stats __percpu *siw_stats_alloc(void)
 {
 	return alloc_percpu(struct siw_stats);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_stats_alloc);
 
 /**
  * siw_stats_free() - free what siw_stats_alloc() returned
@@ -53,6 +55,7 @@ void siw_stats_free(struct siw_stats __percpu *st)
 {
 	free_percpu(st);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_stats_free);
 
 /**
  * siw_stats_count() - count one event of kind @i on a device
