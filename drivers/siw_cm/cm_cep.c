@@ -466,6 +466,12 @@ static void siw_cep_count(struct siw_cep *cep, const struct siw_cm_step *st)
 {
 	bool before = st->from != SIW_CM_IDLE && st->from < SIW_CM_ESTABLISHED;
 
+	/*
+	 * A closed endpoint may outlive its device (siw_cep_destroy_all()
+	 * closes them all before the device goes): touch it only before
+	 */
+	if (st->from == SIW_CM_CLOSED)
+		return;
 	if (before && st->to == SIW_CM_ESTABLISHED) {
 		siw_stats_count(cep->ibdev, SIW_STAT_CONN_SETUPS);
 		trace_siw_conn_setup(cep->id, cep->fsm.initiator, true, 0);
