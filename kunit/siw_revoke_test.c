@@ -89,6 +89,10 @@ static int rv_init(struct kunit *test)
 	f->page = alloc_page(GFP_KERNEL);
 	if (!f->sdev || !f->page)
 		return -ENOMEM;
+	/* a stream counts into the device's counters */
+	f->sdev->stats = siw_stats_alloc();
+	if (!f->sdev->stats)
+		return -ENOMEM;
 	siw_mem_table_init(&f->sdev->mem);
 	f->pd.device = &f->sdev->base;
 	memset(page_address(f->page), RV_FILL, PAGE_SIZE);
@@ -104,6 +108,7 @@ static void rv_exit(struct kunit *test)
 	if (f->mr)
 		siw_dereg_mr(&f->mr->base, NULL);
 	siw_mem_table_destroy(&f->sdev->mem);
+	siw_stats_free(f->sdev->stats);
 	__free_page(f->page);
 }
 

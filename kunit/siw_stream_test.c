@@ -242,6 +242,10 @@ static int st_init(struct kunit *test)
 	f->page = alloc_page(GFP_KERNEL);
 	if (!f->sdev || !f->page)
 		return -ENOMEM;
+	/* the stream counts into the device's counters */
+	f->sdev->stats = siw_stats_alloc();
+	if (!f->sdev->stats)
+		return -ENOMEM;
 	siw_mem_table_init(&f->sdev->mem);
 	f->pd.device = &f->sdev->base;
 	memset(page_address(f->page), ST_FILL, PAGE_SIZE);
@@ -293,8 +297,10 @@ static void st_exit(struct kunit *test)
 		siw_destroy_cq(&f->cq->base, NULL);
 	if (f->mr)
 		siw_dereg_mr(&f->mr->base, NULL);
-	if (f->sdev)
+	if (f->sdev) {
 		siw_mem_table_destroy(&f->sdev->mem);
+		siw_stats_free(f->sdev->stats);
+	}
 	if (f->page)
 		__free_page(f->page);
 }

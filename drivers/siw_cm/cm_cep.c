@@ -12,6 +12,8 @@
 #include "cm_internal.h"
 #include "siw_cm_qp.h"
 #include "cm_trace.h"
+#include "siw_dev/siw_stats.h"
+#include "siw_trace.h"
 #include "siw_fault.h"
 
 /* Live endpoints by id; the entry holds one reference */
@@ -455,6 +457,38 @@ static void siw_cep_closed(struct siw_cep *cep)
 		siw_cep_put(cep);
 }
 
+/*
+ * What a step means to the device's counters and the siw trace: a
+ * connection set up, a setup that failed (a step from a state before
+ * ESTABLISHED to one past it), an MPA reject sent or received
+ */
+static void siw_cep_count(struct siw_cep *cep, const struct siw_cm_step *st)
+{
+	bool before = st->from != SIW_CM_IDLE && st->from < SIW_CM_ESTABLISHED;
+
+	/*
+	 * A closed endpoint may outlive its device (siw_cep_destroy_all()
+	 * closes them all before the device goes): touch it only before
+	 */
+	if (st->from == SIW_CM_CLOSED)
+		return;
+	if (before && st->to == SIW_CM_ESTABLISHED) {
+		siw_stats_count(cep->ibdev, SIW_STAT_CONN_SETUPS);
+		trace_siw_conn_setup(cep->id, cep->fsm.initiator, true, 0);
+	} else if (before && st->to > SIW_CM_ESTABLISHED) {
+		siw_stats_count(cep->ibdev, SIW_STAT_CONN_FAILURES);
+		trace_siw_conn_setup(cep->id, cep->fsm.initiator, false,
+				     st->status);
+	}
+	if (st->ev == SIW_CM_EV_REP_REJECT)
+		siw_stats_count(cep->ibdev, SIW_STAT_MPA_REJECT_RX);
+	else if ((st->ev == SIW_CM_EV_REJECT ||
+		  st->ev == SIW_CM_EV_REQ_REFUSE ||
+		  st->ev == SIW_CM_EV_ACCEPT_REFUSE) &&
+		 (st->actions & SIW_CM_A_SEND_FRAME))
+		siw_stats_count(cep->ibdev, SIW_STAT_MPA_REJECT_TX);
+}
+
 /**
  * siw_cep_run() - carry out one step of the state machine
  * @cep: the endpoint, locked; the caller holds a reference
@@ -472,6 +506,7 @@ void siw_cep_run(struct siw_cep *cep, struct siw_cm_step *st, int rv)
 	if (st->ev >= SIW_CM_NUM_EVENTS)
 		return;
 	trace_siw_cm_step(cep->id, cep->cm_id, st);
+	siw_cep_count(cep, st);
 	if (st->from == st->to && !actions && st->timer == SIW_CM_T_NONE)
 		return;
 	siw_cep_timer(cep, st);

@@ -6,4 +6,6 @@ siw-y += drivers/siw_dev/siw_verbs.o
 siw-y += drivers/siw_dev/siw_parent.o
 siw-y += drivers/siw_dev/siw_mem.o
 siw-y += drivers/siw_dev/siw_umap.o
+siw-y += drivers/siw_dev/siw_stats.o
+siw-y += drivers/siw_dev/siw_trace.o
 siw-$(CONFIG_FAULT_INJECTION_DEBUG_FS) += drivers/siw_dev/siw_fault.o

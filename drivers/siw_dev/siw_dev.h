@@ -12,6 +12,7 @@
 
 #include "siw_cm/siw_cm.h"
 #include "siw_mem.h"
+#include "siw_stats.h"
 
 struct siw_parent;
 
@@ -32,6 +33,8 @@ struct siw_parent;
  * @nr_qp: live QPs, bounded by SIW_DEV_MAX_QP
  * @nr_cq: live CQs, bounded by SIW_DEV_MAX_CQ
  * @nr_srq: live SRQs, bounded by SIW_DEV_MAX_SRQ
+ * @stats: the counters of `rdma statistic` (siw_stats.h), per CPU
+ * @flags: SIW_DEV_* bits
  */
 struct siw_device {
 	struct ib_device base;
@@ -47,6 +50,7 @@ struct siw_device {
 	atomic_t nr_qp;
 	atomic_t nr_cq;
 	atomic_t nr_srq;
+	struct siw_stats __percpu *stats;
 	unsigned long flags;
 };
 

@@ -62,10 +62,11 @@ static struct siw_device *siw_device_create(struct net_device *netdev)
 		return ERR_PTR(id);
 
 	sdev = ib_alloc_device(siw_device, base);
-	if (!sdev) {
-		ida_free(&siw_dev_ida, id);
-		return ERR_PTR(-ENOMEM);
-	}
+	if (!sdev)
+		goto err_free_id;
+	sdev->stats = siw_stats_alloc();
+	if (!sdev->stats)
+		goto err_free_dev;
 	sdev->dev_id = id;
 	sdev->netdev = netdev;
 	netdev_hold(netdev, &sdev->netdev_tracker, GFP_KERNEL);
@@ -97,6 +98,12 @@ static struct siw_device *siw_device_create(struct net_device *netdev)
 	ib_set_device_ops(&sdev->base, &siw_device_ops);
 	ib_set_device_ops(&sdev->base, &siw_cm_ops);
 	return sdev;
+
+err_free_dev:
+	ib_dealloc_device(&sdev->base);
+err_free_id:
+	ida_free(&siw_dev_ida, id);
+	return ERR_PTR(-ENOMEM);
 }
 
 /* Called by the core once the last user of a device is gone. */
@@ -109,6 +116,7 @@ static void siw_dealloc_driver(struct ib_device *ibdev)
 	siw_mem_table_destroy(&sdev->mem);
 	siw_parent_destroy(sdev);
 	netdev_put(sdev->netdev, &sdev->netdev_tracker);
+	siw_stats_free(sdev->stats);
 	ida_free(&siw_dev_ida, sdev->dev_id);
 }
 

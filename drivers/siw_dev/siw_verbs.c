@@ -241,6 +241,9 @@ const struct ib_device_ops siw_device_ops = {
 	.post_recv = siw_post_recv,
 	.fill_res_qp_entry = siw_qp_fill_res_entry,
 
+	.alloc_hw_port_stats = siw_stats_alloc_port,
+	.get_hw_stats = siw_stats_get,
+
 	.create_srq = siw_create_srq,
 	.modify_srq = siw_modify_srq,
 	.query_srq = siw_query_srq,

@@ -11,6 +11,7 @@
 #include "siw_cq.h"
 #include "siw_qp.h"
 #include "siw_wqe.h"
+#include "siw_trace.h"
 
 static void siw_cq_event(struct siw_cq *cq, enum ib_event_type type)
 {
@@ -50,8 +51,7 @@ static void siw_cq_overflow_work(struct work_struct *w)
 		if (!qp)
 			break;
 		if (!IS_ERR(qp)) {
-			pr_info_ratelimited("siw: CQ overflow: QP %u to ERROR\n",
-					    qp->base.qp_num);
+			trace_siw_cq_overflow(qp->base.qp_num);
 			siw_qp_fatal(qp);
 			siw_qp_put(qp);
 		}

@@ -256,6 +256,8 @@ enum siw_engine_rx_stage {
  *	arrived (its segments may all have been empty so far)
  * @peer_term: the stream stopped on a Terminate from the peer, or on an
  *	error in one: no Terminate is to be answered
+ * @fpdus: FPDUs whose CRC checked, since siw_engine_rx_init(); the
+ *	caller may read it (for its counters) but not write it
  * @keep: the first octets of the current segment
  *
  * Embedded by the caller and serialised by it (the QP's receive lock);
@@ -281,6 +283,7 @@ struct siw_engine_rx {
 	bool buf_bound;
 	bool tagged_open;
 	bool peer_term;
+	u32 fpdus;
 	u8 keep[SIW_ENGINE_RX_KEEP];
 };
 

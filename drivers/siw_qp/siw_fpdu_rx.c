@@ -435,6 +435,7 @@ int siw_engine_rx_event(struct siw_engine_rx *rx,
 		siw_rx_data(rx, ev->data, ev->len);
 		break;
 	case SIW_MPA_EV_FPDU:
+		rx->fpdus++;
 		siw_rx_segment_end(rx);
 		break;
 	case SIW_MPA_EV_ERROR:

@@ -14,6 +14,7 @@
 #include "siw_dev/siw_dev.h"
 #include "siw_dev/siw_limits.h"
 #include "siw_qp.h"
+#include "siw_trace.h"
 
 #define SIW_QPN_MAX	0xffffffU
 
@@ -80,6 +81,21 @@ void siw_qp_event(struct siw_qp *qp, enum ib_event_type type)
 }
 
 /**
+ * siw_qp_enter_locked() - move @qp to state @to, traced
+ * @qp: the QP
+ * @to: enum siw_qp_state
+ *
+ * Context: any; caller holds @qp->state_lock.
+ */
+void siw_qp_enter_locked(struct siw_qp *qp, enum siw_qp_state to)
+{
+	lockdep_assert_held(&qp->state_lock);
+	if (qp->state != to)
+		trace_siw_qp_state(qp->base.qp_num, qp->state, to);
+	WRITE_ONCE(qp->state, to);
+}
+
+/**
  * siw_qp_set_state() - an engine's or the CM's state change
  * @qp: the QP
  * @from: the state the caller expects the QP in
@@ -97,7 +113,7 @@ bool siw_qp_set_state(struct siw_qp *qp, enum siw_qp_state from,
 	spin_lock_irqsave(&qp->state_lock, flags);
 	done = qp->state == from;
 	if (done)
-		WRITE_ONCE(qp->state, to);
+		siw_qp_enter_locked(qp, to);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	return done;
 }
@@ -120,7 +136,7 @@ void siw_qp_enter_error(struct siw_qp *qp, enum ib_event_type event)
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	changed = qp->state != SIW_QP_ERROR;
-	WRITE_ONCE(qp->state, SIW_QP_ERROR);
+	siw_qp_enter_locked(qp, SIW_QP_ERROR);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (changed && event)
 		siw_qp_event(qp, event);
@@ -331,7 +347,7 @@ int siw_destroy_qp(struct ib_qp *base, struct ib_udata *udata)
 	mutex_lock(&qp->modify_mutex);
 	spin_lock_irqsave(&qp->state_lock, flags);
 	old = qp->state;
-	WRITE_ONCE(qp->state, SIW_QP_ERROR);
+	siw_qp_enter_locked(qp, SIW_QP_ERROR);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	/* no flush: nobody polls for a destroyed QP's completions */
 	siw_qp_act(qp, old, &t);
@@ -427,7 +443,7 @@ static int siw_qp_modify_locked(struct siw_qp *qp, const struct ib_qp_attr *attr
 		qp->ord = attr->max_rd_atomic;
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
 		qp->ird = attr->max_dest_rd_atomic;
-	WRITE_ONCE(qp->state, t->next);
+	siw_qp_enter_locked(qp, t->next);
 	return 0;
 }
 

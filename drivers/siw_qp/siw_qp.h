@@ -175,6 +175,7 @@ void siw_qp_event(struct siw_qp *qp, enum ib_event_type type);
 void siw_qp_enter_error(struct siw_qp *qp, enum ib_event_type event);
 bool siw_qp_set_state(struct siw_qp *qp, enum siw_qp_state from,
 		      enum siw_qp_state to);
+void siw_qp_enter_locked(struct siw_qp *qp, enum siw_qp_state to);
 
 /* siw_qp_post.c: posting, flushing and what the engines consume */
 int siw_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,

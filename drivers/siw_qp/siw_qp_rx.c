@@ -18,6 +18,7 @@
 
 #include "siw_dev/siw_dev.h"
 #include "siw_stream.h"
+#include "siw_trace.h"
 
 /* Drop the bound receive work request's regions */
 static void siw_rx_put_mrs(struct siw_stream *s)
@@ -208,9 +209,16 @@ static void siw_rx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
 	struct siw_stream *s = ctx;
 	unsigned long flags;
 
-	pr_info_ratelimited("siw: QP %u: Terminate from the peer: layer %u type %u code %u (%s)\n",
-			    s->qp->base.qp_num, rep->layer, rep->etype,
-			    rep->ecode, siw_ddp_err_name(rep->err));
+	static const u8 stat[] = {
+		[SIW_TERM_LAYER_RDMAP] = SIW_STAT_TERM_RX_RDMAP,
+		[SIW_TERM_LAYER_DDP] = SIW_STAT_TERM_RX_DDP,
+		[SIW_TERM_LAYER_LLP] = SIW_STAT_TERM_RX_LLP,
+	};
+
+	trace_siw_term_rx(s->qp->base.qp_num, rep->err, rep->layer,
+			  rep->etype, rep->ecode);
+	if (rep->layer < ARRAY_SIZE(stat))
+		siw_stats_add(s->qp->sdev->stats, stat[rep->layer], 1);
 	spin_lock_irqsave(&s->lock, flags);
 	s->term_err = rep->err;
 	spin_unlock_irqrestore(&s->lock, flags);
@@ -311,11 +319,28 @@ void siw_rx_start(struct siw_stream *s)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_rx_start);
 
+/* Count the framing errors an administrator looks for */
+static void siw_rx_count_error(struct siw_stream *s)
+{
+	switch (siw_engine_rx_error(&s->rx)) {
+	case SIW_DDP_ERR_LLP_CRC:
+		siw_stats_add(s->qp->sdev->stats, SIW_STAT_RX_CRC_ERRORS, 1);
+		break;
+	case SIW_DDP_ERR_LLP_MARKER:
+		siw_stats_add(s->qp->sdev->stats, SIW_STAT_RX_MARKER_ERRORS, 1);
+		break;
+	default:
+		break;
+	}
+}
+
 /* The receive engine stopped: why, and what follows */
 static void siw_rx_stopped(struct siw_stream *s)
 {
 	struct siw_rdmap_term_info ti;
 	bool term_due = siw_engine_rx_term_info(&s->rx, &ti);
+
+	siw_rx_count_error(s);
 
 	if (s->rx_rtr_wait && term_due) {
 		/* not an RTR: the CM answers with Terminate code 7 */
@@ -339,16 +364,28 @@ static void siw_rx_stopped(struct siw_stream *s)
 				siw_engine_rx_error(&s->rx), NULL);
 }
 
+/* One skb's worth of the stream went through the engine */
+static void siw_rx_count(struct siw_stream *s, u32 fpdus, unsigned int used)
+{
+	struct siw_stats __percpu *st = s->qp->sdev->stats;
+
+	siw_stats_add(st, SIW_STAT_RX_OCTETS, used);
+	if (fpdus)
+		siw_stats_add(st, SIW_STAT_RX_FPDUS, fpdus);
+}
+
 static int siw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 			unsigned int off, size_t len)
 {
 	struct siw_stream *s = desc->arg.data;
+	u32 fpdus = s->rx.fpdus;
 	unsigned int used;
 
 	/* a stopped stream reads on, so that the peer's FIN gets through */
 	if (siw_stream_stopped(s) || siw_engine_rx_stopped(&s->rx))
 		return len;
 	used = siw_engine_rx_skb(&s->rx, skb, off, len);
+	siw_rx_count(s, s->rx.fpdus - fpdus, used);
 	if (siw_engine_rx_stopped(&s->rx)) {
 		siw_rx_stopped(s);
 		return len;
@@ -366,6 +403,7 @@ void siw_rx_read_sock(struct siw_stream *s)
 {
 	read_descriptor_t desc = { .arg.data = s, .count = 1 };
 
+	siw_assert_sock_locked(s->sock->sk);
 	tcp_read_sock(s->sock->sk, &desc, siw_rx_actor);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_rx_read_sock);
@@ -381,6 +419,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_rx_read_sock);
  */
 void siw_rx_release(struct siw_stream *s)
 {
+	siw_assert_sock_locked(s->sock->sk);
 	siw_engine_rx_close(&s->rx);
 	if (s->rx_bound)
 		siw_rx_unbind(s, IB_WC_WR_FLUSH_ERR, 0, 0, false, false);

@@ -37,6 +37,7 @@
 #include "siw_dev/siw_dev.h"
 #include "siw_stream.h"
 #include "siw_fault.h"
+#include "siw_trace.h"
 
 /* FPDUs one run of the work item sends before it lets others run */
 #define SIW_TX_BUDGET	128
@@ -595,6 +596,7 @@ static int siw_tx_start_term(struct siw_stream *s)
 	siw_engine_tx_abort(&s->tx);
 	siw_tx_put_msg(s);
 	s->tx_kind = SIW_TX_TERM;
+	s->tx_term_err = ti.err;
 	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
 }
 
@@ -625,6 +627,23 @@ static int siw_tx_start(struct siw_stream *s)
 	return rv;
 }
 
+/* The Terminate's FPDU is on the socket: nothing follows it */
+static void siw_tx_term_sent(struct siw_stream *s)
+{
+	static const u8 stat[] = {
+		[SIW_TERM_LAYER_RDMAP] = SIW_STAT_TERM_TX_RDMAP,
+		[SIW_TERM_LAYER_DDP] = SIW_STAT_TERM_TX_DDP,
+		[SIW_TERM_LAYER_LLP] = SIW_STAT_TERM_TX_LLP,
+	};
+	const struct siw_ddp_errinfo *e = siw_ddp_errinfo(s->tx_term_err);
+
+	s->term_sent = true;
+	if (e->layer < ARRAY_SIZE(stat))
+		siw_stats_add(s->qp->sdev->stats, stat[e->layer], 1);
+	trace_siw_term_tx(s->qp->base.qp_num, s->tx_term_err, e->layer,
+			  e->etype, e->ecode);
+}
+
 /* The message's last FPDU is on the socket */
 static void siw_tx_msg_sent(struct siw_stream *s)
 {
@@ -649,7 +668,7 @@ static void siw_tx_msg_sent(struct siw_stream *s)
 		release_sock(sk);
 		break;
 	case SIW_TX_TERM:
-		s->term_sent = true;
+		siw_tx_term_sent(s);
 		if (!s->term_from_cm)
 			siw_stream_closed(s, -EPROTO);
 		break;
@@ -678,6 +697,18 @@ static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
 	bv->bv_len = p->len - skip;
 }
 
+/* One call of siw_tx_push() handed TCP these octets */
+static void siw_tx_count_octets(struct siw_stream *s, u32 zc, u32 copied)
+{
+	struct siw_stats __percpu *st = s->qp->sdev->stats;
+
+	siw_stats_add(st, SIW_STAT_TX_OCTETS, zc + copied);
+	if (zc)
+		siw_stats_add(st, SIW_STAT_TX_ZCOPY_OCTETS, zc);
+	if (copied)
+		siw_stats_add(st, SIW_STAT_TX_COPY_OCTETS, copied);
+}
+
 /* May this piece go to TCP by reference? */
 static bool siw_tx_piece_zc(const struct siw_stream *s,
 			    const struct siw_engine_seg *p)
@@ -701,6 +732,7 @@ static int siw_tx_push(struct siw_stream *s)
 	const struct siw_engine_seg *p;
 	u32 skip = s->tx_off, total;
 	unsigned int i = 0, n;
+	u32 zc = 0, copied = 0;
 	struct msghdr msg;
 	int rv = 0, more;
 
@@ -720,6 +752,7 @@ static int siw_tx_push(struct siw_stream *s)
 			if (rv > 0) {
 				s->tx_off += rv;
 				s->tx_zc_used = true;
+				zc += rv;
 			}
 			if (rv < 0 || rv < total)
 				break;
@@ -740,15 +773,21 @@ static int siw_tx_push(struct siw_stream *s)
 		msg = (struct msghdr){ .msg_flags = base | more };
 		iov_iter_bvec(&msg.msg_iter, WRITE, bv, n, total);
 		rv = tcp_sendmsg_locked(sk, &msg, total);
-		if (rv > 0)
+		if (rv > 0) {
 			s->tx_off += rv;
+			copied += rv;
+		}
 		if (rv < 0 || rv < total)
 			break;
 	}
 	release_sock(sk);
+	siw_tx_count_octets(s, zc, copied);
 	if (rv < 0 && rv != -EAGAIN)
 		return rv;
-	return s->tx_off < d->wire_len ? -EAGAIN : 0;
+	if (s->tx_off < d->wire_len)
+		return -EAGAIN;
+	siw_stats_add(s->qp->sdev->stats, SIW_STAT_TX_FPDUS, 1);
+	return 0;
 }
 
 /*
@@ -758,6 +797,7 @@ static int siw_tx_push(struct siw_stream *s)
 static bool siw_tx_block(struct siw_stream *s)
 {
 	WRITE_ONCE(s->tx_blocked, true);
+	siw_stats_add(s->qp->sdev->stats, SIW_STAT_TX_STALLS, 1);
 	/* pairs with the barrier of tcp_check_space() */
 	smp_mb();
 	return sk_stream_is_writeable(s->sock->sk);
@@ -886,7 +926,7 @@ void siw_tx_flush_term(struct siw_stream *s)
 				return;
 			s->tx_fpdu = false;
 			if (s->tx_kind == SIW_TX_TERM && s->txd.last) {
-				s->term_sent = true;
+				siw_tx_term_sent(s);
 				return;
 			}
 			continue;

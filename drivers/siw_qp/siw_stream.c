@@ -20,6 +20,7 @@
 #include "siw_stream.h"
 #include "siw_compat.h"
 #include "siw_fault.h"
+#include "siw_trace.h"
 
 static struct workqueue_struct *siw_tx_wq;
 
@@ -77,27 +78,28 @@ bool siw_stream_stopped(struct siw_stream *s)
 void siw_stream_closed(struct siw_stream *s, int err)
 {
 	unsigned long flags;
-	bool tell;
+	bool tell, markers;
 
 	spin_lock_irqsave(&s->lock, flags);
 	tell = !s->closed_told;
 	s->closed_told = true;
 	s->stopped = true;
 	spin_unlock_irqrestore(&s->lock, flags);
+	if (!tell)
+		return;
 	/*
 	 * An initiator that cannot take what our MPA Reply asked for can
 	 * only close; one without marker support (upstream siw) does so
-	 * for markers. Say so: nothing else would tell why.
+	 * for markers. Say so in the log, once per connection: nothing
+	 * else would tell an administrator why.
 	 */
-	if (tell && !s->initiator && s->conn.rx_markers &&
-	    !READ_ONCE(s->rx.mpa.pos))
+	markers = !s->initiator && s->conn.rx_markers &&
+		  !READ_ONCE(s->rx.mpa.pos);
+	if (markers)
 		pr_info_ratelimited("siw: QP %u: the initiator closed the connection without sending an FPDU; our MPA Reply asked for markers, which it may not support\n",
 				    s->qp->base.qp_num);
-	if (tell && err)
-		pr_info_ratelimited("siw: QP %u: connection lost: %d\n",
-				    s->qp->base.qp_num, err);
-	if (tell)
-		siw_cm_llp_closed(s->cep, err);
+	trace_siw_stream_lost(s->qp->base.qp_num, err, markers);
+	siw_cm_llp_closed(s->cep, err);
 }
 
 static enum ib_event_type siw_stream_event(enum siw_ddp_err err)
@@ -128,6 +130,7 @@ static enum ib_event_type siw_stream_event(enum siw_ddp_err err)
 void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		     const struct siw_rdmap_term_info *ti)
 {
+	const struct siw_ddp_errinfo *e = siw_ddp_errinfo(err);
 	struct siw_qp *qp = s->qp;
 	unsigned long flags;
 	bool first;
@@ -152,8 +155,8 @@ void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 	spin_unlock_irqrestore(&s->lock, flags);
 	if (!first)
 		return;
-	pr_info_ratelimited("siw: QP %u: stream failed: %s\n",
-			    qp->base.qp_num, siw_ddp_err_name(err));
+	trace_siw_stream_fail(qp->base.qp_num, err, e->layer, e->etype,
+			      e->ecode);
 	if (!siw_qp_set_state(qp, SIW_QP_RTS, SIW_QP_TERMINATE))
 		siw_qp_set_state(qp, SIW_QP_RTR, SIW_QP_TERMINATE);
 	siw_qp_event(qp, siw_stream_event(err));
@@ -353,7 +356,7 @@ int siw_qp_cm_attach(struct ib_qp *base, struct siw_cep *cep,
 		qp->engine = s;
 		qp->ird = s->ird;
 		qp->ord = s->ord;
-		WRITE_ONCE(qp->state, SIW_QP_RTR);
+		siw_qp_enter_locked(qp, SIW_QP_RTR);
 	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (!rv) {

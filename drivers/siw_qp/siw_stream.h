@@ -143,6 +143,7 @@ enum siw_tx_kind {
  *	by reference
  * @tx_zc_used: it did
  * @tx_blocked: the socket's send buffer was full; write space resumes
+ * @tx_term_err: the error the Terminate in progress reports
  * @zc_waiting: the oldest work request waits for the peer to acknowledge
  *	@zc_seq; acknowledgments resume
  * @zc_seq: that sequence number
@@ -216,6 +217,7 @@ struct siw_stream {
 	bool tx_zc;
 	bool tx_zc_used;
 	bool tx_blocked;
+	enum siw_ddp_err tx_term_err;
 	bool zc_waiting;
 	u32 zc_seq;
 	struct siw_wqe wqe;
@@ -241,6 +243,15 @@ struct siw_stream {
 	bool rx_zero_rtr;
 	bool term_from_cm;
 };
+
+/*
+ * The receive side runs under the socket's lock: its spinlock in
+ * softirq (bh_lock_sock), its owner in process context (lock_sock())
+ */
+static inline void siw_assert_sock_locked(const struct sock *sk)
+{
+	lockdep_assert(lockdep_sock_is_held(sk));
+}
 
 /* siw_stream.c */
 int siw_stream_init(void);

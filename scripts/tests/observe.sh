@@ -1,0 +1,283 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# What an administrator sees of siw (Documentation/observability.rst):
+# the counters of `rdma statistic show link`, the driver attributes of
+# `rdma res show qp -dd` and the tracepoints of events/siw.
+#
+# siw_a on $SIW_IF_A here, siw_b on $SIW_IF_B in $SIW_NS. rping -V runs
+# across the pair while both ends' QP attributes are read; ib_write_bw
+# and ib_send_bw move a known number of octets. The counters must have
+# grown by at least what was sent, on the sender's side (tx) and the
+# receiver's (rx), with no error counted. Then a plain TCP client
+# (observe-badcrc.py) makes an MPA connection to an rping server on
+# siw_a and sends one FPDU with a wrong CRC: siw_a must count the CRC
+# error and the Terminate it sent (layer LLP), the client must get that
+# Terminate, and the trace must hold the stream's failure and the
+# Terminate. kmemleak scans at the end.
+. "$(dirname "$0")/lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+work=/tmp/observe
+CLI_LIMIT=60
+SRV_LIMIT=120
+REAP=10
+PINGS=300		# rping pings while the QP attributes are read
+PING_SIZE=4096
+BW_SIZE=65536		# perftest message size, above zcopy_min
+BW_ITERS=200
+
+COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
+	rx_marker_errors term_tx_rdmap term_tx_ddp term_tx_llp term_rx_rdmap
+	term_rx_ddp term_rx_llp mpa_reject_tx mpa_reject_rx conn_setups
+	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets"
+
+ns() { ip netns exec "$SIW_NS" "$@"; }
+keep() { t_keep observe "$@"; }
+
+cleanup() {
+	srv_reap 0
+	# gone with the module once it is unloaded
+	[ ! -e "$tr/events/siw/enable" ] || echo 0 > "$tr/events/siw/enable"
+}
+trap cleanup EXIT
+
+# stats DEV FILE: DEV's counters, one "NAME VALUE" per line, into FILE
+stats() {
+	local run=()
+
+	[ "$1" = siw_b ] && run=(ns)
+	"${run[@]}" rdma statistic show link "$1/1" |
+		awk '{ for (i = 3; i < NF; i += 2) print $i, $(i + 1) }' > "$2"
+	[ -s "$2" ]
+}
+
+# val FILE NAME: a counter's value in a file of stats()
+val() { awk -v n="$2" '$1 == n { print $2 }' "$1"; }
+
+# grew DEV NAME MIN: the counter NAME of DEV grew by at least MIN
+# between $work/DEV.0 and $work/DEV.1
+grew() {
+	local a b
+	a=$(val "$work/$1.0" "$2")
+	b=$(val "$work/$1.1" "$2")
+	echo "$1 $2: $a -> $b (+$((b - a)), at least $3 expected)"
+	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -ge "$3" ]
+}
+
+# same DEV NAME: the counter did not move
+same() {
+	local a b
+	a=$(val "$work/$1.0" "$2")
+	b=$(val "$work/$1.1" "$2")
+	[ -n "$a" ] && [ "$a" = "$b" ] && return 0
+	echo "$1 $2: $a -> $b, expected no change"
+	return 1
+}
+
+# all_named DEV: every counter of ours is listed, and in sysfs
+all_named() {
+	local n f=$work/$1.names
+
+	stats "$1" "$f" || return 1
+	for n in $COUNTERS; do
+		[ -n "$(val "$f" "$n")" ] || { echo "$1: no $n"; return 1; }
+		[ -r "/sys/class/infiniband/$1/ports/1/hw_counters/$n" ] ||
+			{ echo "$1: no hw_counters/$n in sysfs"; return 1; }
+	done
+}
+
+# The live rping QP's attributes on DEV, as `rdma res show qp -dd`
+# shows them, into $work/qp.DEV
+drv() { sed -n "s/.* drv_$2 \([^ ]*\).*/\1/p" "$1" | head -n 1; }
+
+qp_attrs() {
+	local dev=$1 run=() f=$work/qp.$1
+
+	[ "$dev" = siw_b ] && run=(ns)
+	for _ in $(seq 1 100); do
+		"${run[@]}" rdma -dd res show qp link "$dev/1" |
+			grep " drv_mpa_rev " | head -n 1 > "$f"
+		[ -s "$f" ] && break
+		sleep 0.1
+	done
+	echo "$dev: $(cat "$f")"
+	[ -s "$f" ]
+}
+
+# qp_check DEV LADDR RADDR: the attributes a connection must show
+qp_check() {
+	local f=$work/qp.$1 k v
+
+	for k in mpa_rev crc markers_tx markers_rx p2p rtr ird ord fpdu; do
+		[ -n "$(drv "$f" "$k")" ] || { echo "$1: no drv_$k"; return 1; }
+	done
+	v=$(drv "$f" mpa_rev)
+	[ "$v" = 1 ] || [ "$v" = 2 ] || { echo "$1: MPA rev $v"; return 1; }
+	v=$(drv "$f" fpdu)
+	# the FPDU fits the path's MSS: more than a header, less than the MTU
+	[ "$v" -gt 64 ] && [ "$v" -lt 1500 ] ||
+		{ echo "$1: FPDU size $v"; return 1; }
+	[ "$(drv "$f" ird)" -ge 1 ] && [ "$(drv "$f" ord)" -ge 1 ] ||
+		{ echo "$1: IRD/ORD $(drv "$f" ird)/$(drv "$f" ord)"; return 1; }
+	[[ "$(drv "$f" laddr)" == "$2":* ]] &&
+		[[ "$(drv "$f" raddr)" == "$3":* ]] ||
+		{ echo "$1: addresses $(drv "$f" laddr) $(drv "$f" raddr)"; return 1; }
+}
+
+# Both ends of one connection: the same settings, mirrored
+qp_mirror() {
+	local a=$work/qp.siw_a b=$work/qp.siw_b k
+
+	for k in mpa_rev crc p2p; do
+		[ "$(drv "$a" $k)" = "$(drv "$b" $k)" ] ||
+			{ echo "$k differs"; return 1; }
+	done
+	[ "$(drv "$a" markers_tx)" = "$(drv "$b" markers_rx)" ] &&
+	[ "$(drv "$a" markers_rx)" = "$(drv "$b" markers_tx)" ] &&
+	[ "$(drv "$a" laddr)" = "$(drv "$b" raddr)" ] &&
+	[ "$(drv "$a" raddr)" = "$(drv "$b" laddr)" ]
+}
+
+# rping across the pair, in the background, while both ends' QP
+# attributes are read; every ping validated
+rping_observed() {
+	local port=$1 rc n cli
+
+	srv_start "$work/rping.srv" "$port" \
+		rping -s -a "$SIW_IP_A" -p "$port" -V -C "$PINGS" -S "$PING_SIZE" ||
+		return 1
+	ns timeout -k 5 "$CLI_LIMIT" rping -c -a "$SIW_IP_A" -p "$port" -V -v \
+		-C "$PINGS" -S "$PING_SIZE" > "$work/rping.cli" 2>&1 &
+	cli=$!
+	check "rdma res show qp -dd: siw_a's connected QP while rping runs" \
+		qp_attrs siw_a
+	check "rdma res show qp -dd: siw_b's connected QP while rping runs" \
+		qp_attrs siw_b
+	wait "$cli"
+	rc=$?
+	srv_reap || rc=1
+	n=$(grep -c "^ping data: " "$work/rping.cli")
+	echo "rping: client exited $rc, $n of $PINGS pings validated"
+	[ "$rc" = 0 ] && [ "$n" = "$PINGS" ] || { keep rping; return 1; }
+}
+
+# perf TOOL PORT: BW_ITERS messages of BW_SIZE from siw_b to siw_a
+perf() {
+	local tool=$1 port=$2 opts=(-R -F -n "$BW_ITERS" -s "$BW_SIZE" -p "$2")
+
+	srv_start "$work/$tool.srv" "$port" "$tool" -d siw_a "${opts[@]}" ||
+		return 1
+	ns timeout -k 5 "$CLI_LIMIT" "$tool" -d siw_b "${opts[@]}" "$SIW_IP_A" \
+		> "$work/$tool.cli" 2>&1 && srv_reap &&
+		awk -v s="$BW_SIZE" -v n="$BW_ITERS" '$1 == s && $2 == n' \
+			"$work/$tool.cli" | grep -q . && return 0
+	srv_reap 0
+	keep "$tool"
+	return 1
+}
+
+# tracing EVENTS: trace only siw's events, from an empty buffer
+tracing_on() {
+	mountpoint -q "$tr" || mount -t tracefs nodev "$tr" || return 1
+	echo 0 > "$tr/tracing_on" && echo > "$tr/trace" &&
+		echo 1 > "$tr/events/siw/enable" && echo 1 > "$tr/tracing_on"
+}
+
+trace_has() {
+	grep -E "$1" "$tr/trace" && return 0
+	echo "no \"$1\" in the trace; it holds:"
+	tail -n 20 "$tr/trace"
+	return 1
+}
+
+# One FPDU with a wrong CRC to an rping server on siw_a
+bad_crc() {
+	local port=$1 rc
+
+	srv_start "$work/badcrc.srv" "$port" rping -s -a "$SIW_IP_A" -p "$port" ||
+		return 1
+	ns timeout -k 5 "$CLI_LIMIT" python3 "$here/observe-badcrc.py" \
+		"$SIW_IP_A" "$port" > "$work/badcrc.cli" 2>&1
+	rc=$?
+	cat "$work/badcrc.cli"
+	# the server's connection failed: it may end or wait; not judged
+	srv_reap 5 > /dev/null
+	# RFC 5044 8: an LLP (2) error of type MPA (0), code 2: CRC error
+	[ "$rc" = 0 ] && grep -q "layer 2 type 0 code 0x2$" "$work/badcrc.cli"
+}
+
+rm -rf "$work" && mkdir -p "$work"
+check "module file exists" test -f "$SIW_KO"
+check "load the module" load_siw "$SIW_KO"
+check "rdma link add siw_a on $SIW_IF_A" \
+	rdma link add siw_a type siw netdev "$SIW_IF_A"
+check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
+	ns rdma link add siw_b type siw netdev "$SIW_IF_B"
+[ "$fails" = 0 ] || t_done
+
+check "rdma statistic show link siw_a/1 lists every counter, sysfs too" \
+	all_named siw_a
+rdma statistic show link siw_a/1
+check "siw_a counters before traffic" stats siw_a "$work/siw_a.0"
+check "siw_b counters before traffic" stats siw_b "$work/siw_b.0"
+
+if check "rping -V, $PINGS x $PING_SIZE B, with the QPs read meanwhile" \
+	rping_observed 7400; then
+	check "siw_a's QP: MPA rev, CRC, markers, P2P/RTR, IRD/ORD, FPDU size, 4-tuple" \
+		qp_check siw_a "$SIW_IP_A" "$SIW_IP_B"
+	check "siw_b's QP: the same, seen from the client" \
+		qp_check siw_b "$SIW_IP_B" "$SIW_IP_A"
+	check "both ends show one connection's settings, mirrored" qp_mirror
+fi
+check "ib_write_bw -R $BW_ITERS x $BW_SIZE B, siw_b to siw_a" perf ib_write_bw 18700
+check "ib_send_bw -R $BW_ITERS x $BW_SIZE B, siw_b to siw_a" perf ib_send_bw 18701
+
+check "siw_a counters after traffic" stats siw_a "$work/siw_a.1"
+check "siw_b counters after traffic" stats siw_b "$work/siw_b.1"
+# what siw_b sent at least: both perftest runs, and each ping's Send
+sent=$((2 * BW_ITERS * BW_SIZE))
+msgs=$((2 * BW_ITERS + PINGS))
+check "siw_b tx_octets grew by what it sent" grew siw_b tx_octets "$sent"
+check "siw_b tx_fpdus grew by a message's worth at least" grew siw_b tx_fpdus "$msgs"
+check "siw_a rx_octets grew by what siw_b sent" grew siw_a rx_octets "$sent"
+check "siw_a rx_fpdus grew likewise" grew siw_a rx_fpdus "$msgs"
+# rping's server writes each ping back (an RDMA Write of PING_SIZE)
+check "siw_a tx_octets grew by the pings written back" \
+	grew siw_a tx_octets $((PINGS * PING_SIZE))
+check "siw_b rx_octets grew likewise" grew siw_b rx_octets $((PINGS * PING_SIZE))
+check "siw_b sent $BW_SIZE B messages by page reference (zero-copy)" \
+	grew siw_b tx_zcopy_octets "$((BW_ITERS * BW_SIZE))"
+check "siw_b copied what was not (framing, small messages)" \
+	grew siw_b tx_copy_octets 1
+check "siw_a: a connection set up for each run" grew siw_a conn_setups 3
+check "siw_b: likewise" grew siw_b conn_setups 3
+for c in rx_crc_errors rx_marker_errors conn_failures term_tx_llp \
+	 term_tx_ddp term_tx_rdmap; do
+	check "siw_a $c: none in honest traffic" same siw_a "$c"
+done
+rdma statistic show link siw_a/1
+
+check "trace events/siw enabled" tracing_on
+check "siw_a counters before the bad CRC" stats siw_a "$work/siw_a.0"
+check "a wrong CRC: siw_a answers with a Terminate (LLP, MPA, CRC) and closes" \
+	bad_crc 7410
+check "siw_a counters after the bad CRC" stats siw_a "$work/siw_a.1"
+check "siw_a rx_crc_errors counted it" grew siw_a rx_crc_errors 1
+check "siw_a term_tx_llp counted the Terminate" grew siw_a term_tx_llp 1
+check "siw_a conn_setups counted the connection" grew siw_a conn_setups 1
+check "trace: siw_stream_fail with the CRC error" \
+	trace_has "siw_stream_fail: qp [0-9]+: layer 2 type 0 code 0x2 "
+check "trace: siw_term_tx with the same triple" \
+	trace_has "siw_term_tx: qp [0-9]+: layer 2 type 0 code 0x2 "
+check "trace: siw_qp_state to TERMINATE" \
+	trace_has "siw_qp_state: qp [0-9]+: RT[RS] -> TERMINATE"
+check "trace: siw_conn_setup, established" \
+	trace_has "siw_conn_setup: cep [0-9]+ \(responder\): established"
+echo 0 > "$tr/events/siw/enable"
+keep badcrc
+
+check "rdma link delete siw_b" ns rdma link delete siw_b
+check "rdma link delete siw_a" rdma link delete siw_a
+check "unload the module" unload_siw
+kmemleak_scan
+t_done
