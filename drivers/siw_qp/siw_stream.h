@@ -27,7 +27,7 @@
 #include <net/sock.h>
 
 #include "siw_cm/siw_cm_qp.h"
-#include "siw_engine.h"
+#include "siw_engine/siw_engine.h"
 #include "siw_qp.h"
 
 struct siw_mr;
