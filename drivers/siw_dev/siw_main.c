@@ -99,6 +99,35 @@ static struct siw_device *siw_device_create(struct net_device *netdev)
 }
 
 /* Called by the core once the last user of a device is gone. */
+/**
+ * siw_dev_cm() - the CM's part of a device
+ * @ibdev: a siw device
+ *
+ * Context: any.
+ * Returns: the device's struct siw_cm_dev, which lives as long as it.
+ */
+struct siw_cm_dev *siw_dev_cm(struct ib_device *ibdev)
+{
+	return &to_siw_dev(ibdev)->cm;
+}
+
+/**
+ * siw_dev_netdev_get() - the netdev a device runs on
+ * @ibdev: a siw device
+ *
+ * Context: any.
+ * Returns: the netdev with a reference for the caller (dev_put()), or
+ * NULL.
+ */
+struct net_device *siw_dev_netdev_get(struct ib_device *ibdev)
+{
+	struct net_device *netdev = to_siw_dev(ibdev)->netdev;
+
+	if (netdev)
+		dev_hold(netdev);
+	return netdev;
+}
+
 static void siw_dealloc_driver(struct ib_device *ibdev)
 {
 	struct siw_device *sdev = to_siw_dev(ibdev);
