@@ -15,7 +15,7 @@
 
 #include "siw_cm/siw_cm.h"
 #include "siw_dev.h"
-#include "siw_qp/siw_stream.h"
+#include "siw_qp/siw_qp.h"
 #include "siw_fault.h"
 
 static DEFINE_IDA(siw_dev_ida);

@@ -243,8 +243,6 @@ struct siw_stream {
 };
 
 /* siw_stream.c */
-int siw_stream_init(void);
-void siw_stream_exit(void);
 void siw_stream_kick(struct siw_stream *s);
 void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		     const struct siw_rdmap_term_info *ti);
