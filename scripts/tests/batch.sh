@@ -4,7 +4,7 @@
 # of the debug kernel under emulation costs a minute). Each script's
 # output goes to $SIW_OUT/<name>.log and its exit status to
 # $SIW_OUT/<name>.rc. Exits non-zero if any of them did.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 
 export SIW_BATCH=1
 rc=0

@@ -28,7 +28,7 @@
 #   bench: skip WHO WHY
 #   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
 #   bench: elapsed SECONDS
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 . "$(dirname "$0")/perf-lib.sh"
 
 OURS=${1:?ours}

@@ -28,7 +28,7 @@
 # CM_MATRIX_COUNT sets the pings per rping (3), CM_MATRIX_SIZE their
 # size (4096). On the debug kernel only part of the matrix runs unless
 # CM_MATRIX_FULL=1.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 
 COUNT=${CM_MATRIX_COUNT:-3}
 SIZE=${CM_MATRIX_SIZE:-4096}
@@ -38,12 +38,12 @@ REAP=20		# seconds a server may take to end after its client
 SRV=siw_a	# responder, here
 CLI=siw_b	# initiator, in $SIW_NS
 work=/tmp/cm-matrix
-# tr: lib.sh
+# tr: guest-lib.sh
 port=7400
 
 ns() { ip netns exec "$SIW_NS" "$@"; }
 
-# Servers: srv_start, srv_reap, srv_ends in lib.sh.
+# Servers: srv_start, srv_reap, srv_ends in guest-lib.sh.
 
 cleanup() { srv_reap 0; }
 trap cleanup EXIT
@@ -51,7 +51,7 @@ trap cleanup EXIT
 # keep NAME: save the logs and the trace of a failed check
 keep() { t_keep cm-matrix "$@"; }
 
-# The policy attributes (knob, policy: lib.sh)
+# The policy attributes (knob, policy: guest-lib.sh)
 
 # knobs_default DEV: every attribute reads "default"
 knobs_default() {
@@ -78,7 +78,7 @@ refused() {
 # ORD left out. RTR: 0 Write, 1 Read, 2 Send, 3 none (client-server,
 # and always on the responder).
 
-# trace_clear, mpa_seen, mpa_expect: lib.sh
+# trace_clear, mpa_seen, mpa_expect: guest-lib.sh
 
 # mpa_ok REV CRC TX RX P2P RTR [REASON]: an accepting outcome
 mpa_ok() {

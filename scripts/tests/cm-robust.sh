@@ -29,7 +29,7 @@
 #   cm-robust.sh [MODULE]
 #
 # MODULE is the siw.ko to test ($SIW_KO).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 ko=${1:-$SIW_KO}

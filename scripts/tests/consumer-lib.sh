@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the kernel consumer scripts (nfs.sh, iser.sh, nvmeof.sh,
-# consumer-teardown.sh); sourced inside the guest after lib.sh.
+# consumer-teardown.sh); sourced inside the guest after guest-lib.sh.
 
 NFS_EXPORT=/srv/siw-nfs
 NFS_PORT=20049

@@ -13,7 +13,7 @@
 # Each step prints ok:/FAIL: and the run ends with a summary table. A
 # step that fails skips the steps that need it; the script exits 1 and
 # names the first failed step.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 . "$(dirname "$0")/perf-lib.sh"
 . "$(dirname "$0")/consumer-lib.sh"
 

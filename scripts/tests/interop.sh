@@ -37,7 +37,7 @@
 # INTEROP_COUNT sets the pings per rping (5), INTEROP_SIZE their size
 # (4096); one rping per role also runs INTEROP_LONG (50) pings of 64 KiB.
 # Logs of a failed check are kept in $SIW_OUT/interop/.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 agent=$here/interop-agent.py
@@ -94,7 +94,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# trace_clear, mpa_seen, mpa_expect: lib.sh
+# trace_clear, mpa_seen, mpa_expect: guest-lib.sh
 
 # mpa_ok REV CRC P2P RTR: an accepting outcome, no markers
 mpa_ok() {

@@ -14,7 +14,7 @@
 #   iser.sh [PEER [ROUNDS]]
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
 #   ROUNDS: login/IO/logout rounds (default 20)
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 . "$(dirname "$0")/consumer-lib.sh"
 
 PEER=${1:-siw}

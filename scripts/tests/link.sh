@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The device appears on `rdma link add`, is an iWARP device to user space,
 # follows its netdev and goes away cleanly.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 
 t_check "load siw.ko" load_siw
 t_check "rdma link add on veth" rdma link add siw0 type siw netdev "$SIW_IF_A"

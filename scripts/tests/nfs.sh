@@ -14,7 +14,7 @@
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
 #   VERSIONS: "3 4.1 4.2" (default); WHERE: "ns init" (default; see
 #   below for make check)
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 . "$(dirname "$0")/consumer-lib.sh"
 
 # `make check` (a batch) runs the client placement that matters, across

@@ -13,7 +13,7 @@
 #   nvmeof.sh [PEER [ROUNDS]]
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
 #   ROUNDS: connect/IO/disconnect rounds (default 5)
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 . "$(dirname "$0")/consumer-lib.sh"
 
 PEER=${1:-siw}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Two guests: both ends reach each other over the QEMU socket network.
 # Run as: scripts/guest --peer-script scripts/tests/pair.sh scripts/tests/pair.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 
 reach() {
 	local i

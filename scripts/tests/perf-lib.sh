@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # perftest and iperf3 runs timed from outside, for bench.sh and demo.sh;
-# sourced inside the guest after lib.sh. The caller sets $work (a
+# sourced inside the guest after guest-lib.sh. The caller sets $work (a
 # directory for the logs, and cmsync.so from perf_prepare), $port (the
 # port of the next run) and LIMIT (seconds one client may take); the
 # server runs here on siw_a, the client in $SIW_NS on siw_b.

@@ -24,7 +24,7 @@
 # $SIW_OUT/traffic/. perftest runs with traffic-cmsync.c preloaded,
 # which holds the client's rdma_connect() until the server's
 # rdma_listen() returned.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -62,7 +62,7 @@ else
 fi
 skip() { echo "skip: $*"; }
 
-# Servers: srv_start and srv_reap in lib.sh.
+# Servers: srv_start and srv_reap in guest-lib.sh.
 
 cleanup() { srv_reap 0; }
 trap cleanup EXIT
