@@ -41,8 +41,6 @@ work=/tmp/cm-matrix
 # tr: guest-lib.sh
 port=7400
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
-
 # Servers: srv_start, srv_reap, srv_ends in guest-lib.sh.
 
 cleanup() { srv_reap 0; }
@@ -222,15 +220,11 @@ combo_name() {
 
 up() {
 	check "load the module" load_siw "$SIW_KO"
-	check "rdma link add $SRV on $SIW_IF_A" \
-		rdma link add "$SRV" type siw netdev "$SIW_IF_A"
-	check "rdma link add $CLI on $SIW_IF_B (in $SIW_NS)" \
-		ns rdma link add "$CLI" type siw netdev "$SIW_IF_B"
+	links_up check "$SRV" "$CLI"
 }
 
 down() {
-	check "rdma link delete $CLI" ns rdma link delete "$CLI"
-	check "rdma link delete $SRV" rdma link delete "$SRV"
+	links_down check "$SRV" "$CLI"
 	check "unload the module" unload_siw
 }
 

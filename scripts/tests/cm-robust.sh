@@ -49,8 +49,6 @@ params=/sys/module/siw/parameters
 port=7600
 declare -A pid
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
-
 # keep NAME...: save the logs of a failed check
 keep() { t_keep cm-robust "$@"; }
 
@@ -217,12 +215,7 @@ clean() {
 
 # Setup
 
-link_up() {
-	check "rdma link add siw_a on $SIW_IF_A" \
-		rdma link add siw_a type siw netdev "$SIW_IF_A"
-	check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
-		ns rdma link add siw_b type siw netdev "$SIW_IF_B"
-}
+link_up() { links_up check siw_a siw_b; }
 
 up() {
 	check "load the module, MPA timer ${MPA_MS} ms" \

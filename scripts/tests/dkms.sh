@@ -7,8 +7,6 @@
 # across them with every ping validated, then modprobe -r.
 . "$(dirname "$0")/guest-lib.sh"
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
-
 kver=$(uname -r)
 work=/tmp/dkms
 mkdir -p "$work"
@@ -20,10 +18,7 @@ t_check "modprobe finds siw in /lib/modules/$kver/updates/dkms" \
 check "its vermagic is this kernel's" \
 	bash -c "modinfo -F vermagic siw | grep -q '^$kver '"
 check "modprobe siw" modprobe siw || t_done
-t_check "rdma link add siw_a on $SIW_IF_A" \
-	rdma link add siw_a type siw netdev "$SIW_IF_A"
-t_check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
-	ns rdma link add siw_b type siw netdev "$SIW_IF_B"
+links_up t_check siw_a siw_b
 
 rping_pair() {
 	local count=20 size=16384 rc n

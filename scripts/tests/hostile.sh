@@ -66,7 +66,6 @@ export HOSTILE_MPA_TMO=$((TMO_MS / 1000))
 export HOSTILE_SOFT=$SOFT
 mkdir -p "$work"
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
 cleanup() { srv_reap 0; }
 trap cleanup EXIT
 

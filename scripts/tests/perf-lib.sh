@@ -5,8 +5,6 @@
 # port of the next run) and LIMIT (seconds one client may take); the
 # server runs here on siw_a, the client in $SIW_NS on siw_b.
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
-
 # perf_prepare: build traffic-cmsync.c, which holds a perftest client's
 # rdma_connect() until its server's rdma_listen() returned
 perf_prepare() {
