@@ -10,6 +10,7 @@
 #   make sparse            the build under sparse (C=2)
 #   make check-includes    include edges and file map against
 #                          Documentation/architecture.rst
+#   make shellcheck        shellcheck -S warning over scripts/
 #   make check             everything: build, KUnit, guest tests; summary
 #   make demo              a guest with the module on a link and traffic
 #   make kunit             only the KUnit suites in the debug kernel
@@ -70,6 +71,9 @@ checkpatch:
 
 check-includes:
 	scripts/check-includes
+
+shellcheck:
+	scripts/shellcheck
 
 check:
 	scripts/check
@@ -140,6 +144,7 @@ deb:
 	@ls $(DEB_DIR)/siw-dkms_$(SIW_VERSION)_all.deb
 
 .PHONY: all modules clean install uninstall sparse checkpatch check-includes \
+	shellcheck \
 	check check-long \
 	check-kernels kunit demo bench
 .PHONY: dkms-install dkms-remove deb

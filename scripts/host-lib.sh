@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared definitions for the project's scripts; sourced, never run.
 
 SIW_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

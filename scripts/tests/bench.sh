@@ -28,7 +28,9 @@
 #   bench: skip WHO WHY
 #   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
 #   bench: elapsed SECONDS
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
+# shellcheck source=perf-lib.sh
 . "$(dirname "$0")/perf-lib.sh"
 
 OURS=${1:?ours}

@@ -28,6 +28,7 @@
 # CM_MATRIX_COUNT sets the pings per rping (3), CM_MATRIX_SIZE their
 # size (4096). On the debug kernel only part of the matrix runs unless
 # CM_MATRIX_FULL=1.
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 COUNT=${CM_MATRIX_COUNT:-3}

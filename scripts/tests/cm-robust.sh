@@ -29,6 +29,7 @@
 #   cm-robust.sh [MODULE]
 #
 # MODULE is the siw.ko to test ($SIW_KO).
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -8,6 +8,7 @@
 #   consumer-compare.sh [PEERS [SCRIPTS]]
 #   PEERS: "siw usiw" (default; see nfs.sh for the names)
 #   SCRIPTS: "nfs iser nvmeof consumer-teardown" (default)
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 PEERS=${1:-"siw usiw"}

@@ -5,6 +5,7 @@
 # it: modprobe finds it in /lib/modules/<release>/updates/dkms, it loads
 # with what it depends on, a link on each end of the veth pair, rping -V
 # across them with every ping validated, then modprobe -r.
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 kver=$(uname -r)

@@ -20,6 +20,7 @@
 # each part, and the module must unload.
 #
 #   faults.sh [ROUNDS]   (default 20 fault-injected connections)
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 ROUNDS=${1:-20}

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for guest test scripts; sourced inside the guest.
 
 set -u
@@ -42,6 +43,7 @@ t_keep() {
 	shift
 	mkdir -p "$dir" || return 0
 	for n in "$@"; do
+		# shellcheck disable=SC2154 # $work: the calling script's
 		cp "$work/$n".* "$dir/" 2>/dev/null
 		cp "$tr/trace" "$dir/$n.trace" 2>/dev/null
 	done
@@ -73,8 +75,7 @@ load_siw() {
 }
 
 unload_siw() {
-	local i
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		rmmod siw 2>/dev/null && return 0
 		sleep 1
 	done

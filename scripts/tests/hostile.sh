@@ -45,6 +45,7 @@
 # hostile frames the run must count (default 1). All are printed. The
 # module's MPA and RTR timers are set to 2 s so that a peer that falls
 # silent costs little.
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Load siw.ko and KUnit modules (default: siw_kunit) in the debug kernel
 # and save the suites' KTAP, taken from the kernel log, to $SIW_OUT/ktap.txt.
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 mods=("$@")

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The peers we measure against load in the same guest: upstream siw (built
 # from linux-source for this kernel) instead of ours, and Debian's rxe.
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 t_check "upstream siw.ko exists for $SIW_KVER" test -f "$SIW_UPSTREAM_KO"

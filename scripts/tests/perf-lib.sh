@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2154
 # perftest and iperf3 runs timed from outside, for bench.sh and demo.sh;
 # sourced inside the guest after guest-lib.sh. The caller sets $work (a
 # directory for the logs, and cmsync.so from perf_prepare), $port (the
@@ -16,8 +17,7 @@ perf_prepare() {
 # wait_tcp_listen PORT PID: poll until a TCP listener on PORT exists
 # here, or the server PID died
 wait_tcp_listen() {
-	local i
-	for i in $(seq 1 300); do
+	for _ in $(seq 1 300); do
 		ss -Hltn "sport = :$1" | grep -q . && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1

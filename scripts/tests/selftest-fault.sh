@@ -6,6 +6,7 @@
 # Used by scripts/selftest, expected to fail.
 #
 #   selftest-fault.sh FAULT KO
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 fault=$1 ko=$2

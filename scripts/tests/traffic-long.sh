@@ -9,6 +9,7 @@
 # Run by `make check-long` (scripts/check-long), not by `make check`.
 #
 #   traffic-long.sh [PARAM=VALUE...]   (PARAMs go to insmod as well)
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)

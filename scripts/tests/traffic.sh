@@ -24,6 +24,7 @@
 # $SIW_OUT/traffic/. perftest runs with traffic-cmsync.c preloaded,
 # which holds the client's rdma_connect() until the server's
 # rdma_listen() returned.
+# shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
