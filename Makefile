@@ -8,6 +8,9 @@
 #                          (INSTALL_MOD_PATH=DIR installs under DIR instead)
 #   make checkpatch        scripts/checkpatch.pl --strict over our sources
 #   make sparse            the build under sparse (C=2)
+#   make check-includes    include edges and file map against
+#                          Documentation/architecture.rst
+#   make shellcheck        shellcheck -S warning over scripts/
 #   make check             everything: build, KUnit, guest tests; summary
 #   make demo              a guest with the module on a link and traffic
 #   make kunit             only the KUnit suites in the debug kernel
@@ -65,6 +68,12 @@ sparse:
 
 checkpatch:
 	scripts/checkpatch $(SRCS)
+
+check-includes:
+	scripts/check-includes
+
+shellcheck:
+	scripts/shellcheck
 
 check:
 	scripts/check
@@ -134,6 +143,8 @@ deb:
 	rm -rf $(DEB_STAGE)
 	@ls $(DEB_DIR)/siw-dkms_$(SIW_VERSION)_all.deb
 
-.PHONY: all modules clean install uninstall sparse checkpatch check check-long \
+.PHONY: all modules clean install uninstall sparse checkpatch check-includes \
+	shellcheck \
+	check check-long \
 	check-kernels kunit demo bench
 .PHONY: dkms-install dkms-remove deb

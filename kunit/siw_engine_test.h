@@ -23,7 +23,7 @@
 #include <linux/string.h>
 #include <rdma/ib_verbs.h>
 
-#include "siw_qp/siw_engine.h"
+#include "siw_engine/siw_engine.h"
 #include "siw_ddp_test.h"
 
 #define ENG_GUARD	64

@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 
+#include "siw_ddp/siw_ddp.h"
 #include "siw_dev/siw_dev.h"
 
 static int pd_a, pd_b;	/* two protection domains: only addresses matter */

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # How `make check` counts what guest runs report; sourced by scripts/check
 # and by scripts/selftest, which plants failures and checks that these
 # functions count them. Never run.
@@ -78,6 +79,7 @@ list_min() {
 step() {
 	local name=$1 logf
 	shift
+	# shellcheck disable=SC2154 # $logs: the sourcing script's
 	logf=$logs/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_').log
 	if "$@" > "$logf" 2>&1; then
 		ok "$name"

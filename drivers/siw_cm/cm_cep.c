@@ -12,7 +12,7 @@
 #include "cm_internal.h"
 #include "siw_cm_qp.h"
 #include "cm_trace.h"
-#include "siw_dev/siw_stats.h"
+#include "siw_stats.h"
 #include "siw_trace.h"
 #include "siw_fault.h"
 

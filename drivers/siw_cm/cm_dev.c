@@ -11,8 +11,9 @@
  * copies the device's knobs once, so a write never changes a connection
  * that already exists.
  *
- * The state lives in the device (struct siw_cm_dev in siw_cm.h), which
- * the RDMA core frees only after the attributes are gone.
+ * The state lives in the device (struct siw_cm_dev in siw_cm.h, reached
+ * through siw_dev_cm()), which the RDMA core frees only after the
+ * attributes are gone.
  */
 #include <linux/device.h>
 #include <linux/spinlock.h>
@@ -21,7 +22,6 @@
 
 #include "cm_internal.h"
 #include "siw_cm.h"
-#include "siw_dev/siw_dev.h"
 
 /**
  * siw_cm_dev_init() - a device's knobs all follow the module parameters
@@ -35,11 +35,6 @@ void siw_cm_dev_init(struct siw_cm_dev *cmdev)
 	siw_cm_overrides_init(&cmdev->ovr);
 }
 
-static struct siw_cm_dev *siw_cm_dev_of(struct ib_device *ibdev)
-{
-	return &to_siw_dev(ibdev)->cm;
-}
-
 /**
  * siw_cm_dev_policy() - the policy a new endpoint of a device starts from
  * @ibdev: the device
@@ -49,7 +44,7 @@ static struct siw_cm_dev *siw_cm_dev_of(struct ib_device *ibdev)
  */
 void siw_cm_dev_policy(struct ib_device *ibdev, struct siw_cm_policy *pol)
 {
-	struct siw_cm_dev *cmdev = siw_cm_dev_of(ibdev);
+	struct siw_cm_dev *cmdev = siw_dev_cm(ibdev);
 	struct siw_cm_overrides ovr;
 
 	spin_lock(&cmdev->lock);
@@ -76,7 +71,7 @@ static enum siw_cm_knob siw_cm_attr_knob(struct device_attribute *attr)
 static ssize_t siw_cm_knob_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	struct siw_cm_dev *cmdev = siw_cm_dev_of(rdma_device_to_ibdev(dev));
+	struct siw_cm_dev *cmdev = siw_dev_cm(rdma_device_to_ibdev(dev));
 	enum siw_cm_knob k = siw_cm_attr_knob(attr);
 	char val[32];
 
@@ -89,7 +84,7 @@ static ssize_t siw_cm_knob_store(struct device *dev,
 				 struct device_attribute *attr,
 				 const char *buf, size_t count)
 {
-	struct siw_cm_dev *cmdev = siw_cm_dev_of(rdma_device_to_ibdev(dev));
+	struct siw_cm_dev *cmdev = siw_dev_cm(rdma_device_to_ibdev(dev));
 	enum siw_cm_knob k = siw_cm_attr_knob(attr);
 	u8 v;
 	int rv;

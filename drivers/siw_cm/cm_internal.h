@@ -161,7 +161,6 @@ void siw_cep_set_cm_id(struct siw_cep *cep, struct iw_cm_id *cm_id);
 void siw_cep_release_ids(struct siw_cep *cep);
 
 /* cm_sock.c */
-struct net_device *siw_cm_netdev(struct ib_device *ibdev);
 int siw_cm_sock_create(struct ib_device *ibdev, int family,
 		       struct socket **sockp);
 void siw_cm_sock_setup(struct socket *sock, bool nodelay);

@@ -259,7 +259,7 @@ static int siw_listen_addrs(struct iw_cm_id *cm_id,
 	__be16 port;
 	int n = 0;
 
-	netdev = siw_cm_netdev(cm_id->device);
+	netdev = siw_dev_netdev_get(cm_id->device);
 	if (!netdev)
 		return -ENODEV;
 	if (a->ss_family == AF_INET6) {

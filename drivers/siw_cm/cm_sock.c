@@ -14,24 +14,7 @@
 
 #include "siw_compat.h"
 #include "cm_internal.h"
-#include "siw_dev/siw_dev.h"
-
-/**
- * siw_cm_netdev() - the netdev a device runs on
- * @ibdev: a siw device
- *
- * Context: any.
- * Returns: the netdev with a reference for the caller (dev_put()), or
- * NULL.
- */
-struct net_device *siw_cm_netdev(struct ib_device *ibdev)
-{
-	struct net_device *netdev = to_siw_dev(ibdev)->netdev;
-
-	if (netdev)
-		dev_hold(netdev);
-	return netdev;
-}
+#include "siw_cm.h"
 
 /**
  * siw_cm_sock_create() - a TCP socket in the device's namespace
@@ -46,7 +29,7 @@ struct net_device *siw_cm_netdev(struct ib_device *ibdev)
 int siw_cm_sock_create(struct ib_device *ibdev, int family,
 		       struct socket **sockp)
 {
-	struct net_device *netdev = siw_cm_netdev(ibdev);
+	struct net_device *netdev = siw_dev_netdev_get(ibdev);
 	int rv;
 
 	if (!netdev)

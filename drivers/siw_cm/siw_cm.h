@@ -60,6 +60,14 @@ struct siw_cm_dev {
 
 void siw_cm_dev_init(struct siw_cm_dev *cmdev);
 
+/*
+ * What the CM needs from a device, provided by the device layer
+ * (siw_dev/siw_main.c), so that the CM never looks into struct
+ * siw_device and drivers/siw_cm includes nothing of drivers/siw_dev.
+ */
+struct siw_cm_dev *siw_dev_cm(struct ib_device *ibdev);
+struct net_device *siw_dev_netdev_get(struct ib_device *ibdev);
+
 int siw_cm_init(void);
 void siw_cm_exit(void);
 

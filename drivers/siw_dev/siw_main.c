@@ -16,7 +16,7 @@
 #include "siw_cm/siw_cm.h"
 #include "siw_dev.h"
 #include "siw_mpa/siw_mpa.h"
-#include "siw_qp/siw_stream.h"
+#include "siw_qp/siw_qp.h"
 #include "siw_fault.h"
 
 static DEFINE_IDA(siw_dev_ida);
@@ -107,6 +107,35 @@ err_free_id:
 }
 
 /* Called by the core once the last user of a device is gone. */
+/**
+ * siw_dev_cm() - the CM's part of a device
+ * @ibdev: a siw device
+ *
+ * Context: any.
+ * Returns: the device's struct siw_cm_dev, which lives as long as it.
+ */
+struct siw_cm_dev *siw_dev_cm(struct ib_device *ibdev)
+{
+	return &to_siw_dev(ibdev)->cm;
+}
+
+/**
+ * siw_dev_netdev_get() - the netdev a device runs on
+ * @ibdev: a siw device
+ *
+ * Context: any.
+ * Returns: the netdev with a reference for the caller (dev_put()), or
+ * NULL.
+ */
+struct net_device *siw_dev_netdev_get(struct ib_device *ibdev)
+{
+	struct net_device *netdev = to_siw_dev(ibdev)->netdev;
+
+	if (netdev)
+		dev_hold(netdev);
+	return netdev;
+}
+
 static void siw_dealloc_driver(struct ib_device *ibdev)
 {
 	struct siw_device *sdev = to_siw_dev(ibdev);

@@ -30,6 +30,7 @@
 #include <rdma/siw-abi.h>
 
 #include "siw_compat.h"
+#include "siw_ddp/siw_ddp.h"
 #include "siw_dev.h"
 #include "siw_limits.h"
 #include "siw_mem.h"

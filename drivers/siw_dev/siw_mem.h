@@ -27,10 +27,11 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
-#include "siw_ddp/siw_ddp.h"
-
 struct ib_dmah;
 struct siw_device;
+/* DDP's view of a region and the lookup it calls (siw_ddp/siw_ddp.h) */
+struct siw_ddp_mem_ops;
+struct siw_ddp_region;
 
 /* The largest STag index: 24 bits */
 #define SIW_STAG_INDEX_MAX	0xffffffU

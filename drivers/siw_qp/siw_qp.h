@@ -261,4 +261,8 @@ void siw_qp_llp_close(struct siw_qp *qp, bool abrupt);
 /* siw_qp_res.c */
 int siw_qp_fill_res_entry(struct sk_buff *msg, struct ib_qp *qp);
 
+/* siw_stream.c: module load and unload (the transmit workqueue) */
+int siw_stream_init(void);
+void siw_stream_exit(void);
+
 #endif /* SIW_QP_H */

@@ -3,8 +3,8 @@
  * A QP's connected stream: the state that joins the protocol core of
  * siw_engine.h to a kernel TCP socket, the send queue and the receive
  * queue. siw_stream.c takes the socket from the CM and gives it back;
- * siw_qp_tx.c turns work requests, Read Responses and Terminates into
- * FPDUs on the socket; siw_qp_rx.c places what arrives and completes it.
+ * siw_stream_tx.c turns work requests, Read Responses and Terminates into
+ * FPDUs on the socket; siw_stream_rx.c places what arrives and completes it.
  *
  * Who runs where:
  * - transmit runs under @tx_mutex: in the QP's TX work item, or in the
@@ -27,7 +27,7 @@
 #include <net/sock.h>
 
 #include "siw_cm/siw_cm_qp.h"
-#include "siw_engine.h"
+#include "siw_engine/siw_engine.h"
 #include "siw_qp.h"
 
 struct siw_mr;
@@ -254,22 +254,20 @@ static inline void siw_assert_sock_locked(const struct sock *sk)
 }
 
 /* siw_stream.c */
-int siw_stream_init(void);
-void siw_stream_exit(void);
 void siw_stream_kick(struct siw_stream *s);
 void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		     const struct siw_rdmap_term_info *ti);
 void siw_stream_closed(struct siw_stream *s, int err);
 bool siw_stream_stopped(struct siw_stream *s);
 
-/* siw_qp_tx.c */
+/* siw_stream_tx.c */
 void siw_tx_work(struct work_struct *w);
 void siw_tx_direct(struct siw_stream *s);
 void siw_tx_release(struct siw_stream *s);
 void siw_tx_flush_term(struct siw_stream *s);
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
 
-/* siw_qp_rx.c */
+/* siw_stream_rx.c */
 extern const struct siw_engine_rx_ops siw_rx_ops;
 void siw_rx_start(struct siw_stream *s);
 void siw_rx_read_sock(struct siw_stream *s);

@@ -4,7 +4,8 @@
 # of the debug kernel under emulation costs a minute). Each script's
 # output goes to $SIW_OUT/<name>.log and its exit status to
 # $SIW_OUT/<name>.rc. Exits non-zero if any of them did.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 export SIW_BATCH=1
 rc=0
@@ -18,5 +19,5 @@ for t in "$@"; do
 	echo "=== $name exited $r"
 	[ $r -eq 0 ] || rc=1
 done
-SIW_BATCH= kmemleak_scan
+SIW_BATCH='' kmemleak_scan
 exit $rc

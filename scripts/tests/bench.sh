@@ -31,7 +31,9 @@
 #   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
 #   bench: crc impl NAME / bench: crc FUNC SIZE MBPS (the probe's lines)
 #   bench: elapsed SECONDS
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+# shellcheck source=perf-lib.sh
 . "$(dirname "$0")/perf-lib.sh"
 
 OURS=${1:?ours}
@@ -130,34 +132,22 @@ tcp_tests() {
 	done
 }
 
-# rdma_up KO [PARAM...]: load a module, a device on each end of the pair
-rdma_up() {
-	load_siw "$@" &&
-	rdma link add siw_a type siw netdev "$SIW_IF_A" &&
-	ns rdma link add siw_b type siw netdev "$SIW_IF_B"
-}
-
-rdma_down() {
-	ns rdma link delete siw_b
-	rdma link delete siw_a
-	unload_siw
-}
 
 # contender ROUND WHO: one contender's full set of tests at $mtu
 contender() {
 	local r=$1 who=$2 crc
 	case $who in
 	tcp) tcp_tests "$r"; return ;;
-	ours) rdma_up "$OURS" mpa_crc=off ;;
-	ours-crc) rdma_up "$OURS" mpa_crc=required ;;
+	ours) pair_up "$OURS" mpa_crc=off ;;
+	ours-crc) pair_up "$OURS" mpa_crc=required ;;
 	# a process's doorbell only wakes the transmit work (tx_direct=N)
-	ours-queued) rdma_up "$OURS" mpa_crc=off tx_direct=N ;;
-	upstream) rdma_up "$UPSTREAM" ;;
-	esac || { say "fail $r $mtu $who all - - module or link"; rdma_down; return; }
+	ours-queued) pair_up "$OURS" mpa_crc=off tx_direct=N ;;
+	upstream) pair_up "$UPSTREAM" ;;
+	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
 	crc=$(cat /sys/module/siw/parameters/mpa_crc 2>/dev/null)
 	[ "$r" != 1 ] || say "note $mtu $who mpa_crc=${crc:-none}"
 	rdma_tests "$r" "$who"
-	rdma_down
+	pair_down
 }
 
 set_mtu() {

@@ -28,7 +28,8 @@
 # CM_MATRIX_COUNT sets the pings per rping (3), CM_MATRIX_SIZE their
 # size (4096). On the debug kernel only part of the matrix runs unless
 # CM_MATRIX_FULL=1.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 COUNT=${CM_MATRIX_COUNT:-3}
 SIZE=${CM_MATRIX_SIZE:-4096}
@@ -38,12 +39,10 @@ REAP=20		# seconds a server may take to end after its client
 SRV=siw_a	# responder, here
 CLI=siw_b	# initiator, in $SIW_NS
 work=/tmp/cm-matrix
-# tr: lib.sh
+# tr: guest-lib.sh
 port=7400
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
-
-# Servers: srv_start, srv_reap, srv_ends in lib.sh.
+# Servers: srv_start, srv_reap, srv_ends in guest-lib.sh.
 
 cleanup() { srv_reap 0; }
 trap cleanup EXIT
@@ -51,7 +50,7 @@ trap cleanup EXIT
 # keep NAME: save the logs and the trace of a failed check
 keep() { t_keep cm-matrix "$@"; }
 
-# The policy attributes (knob, policy: lib.sh)
+# The policy attributes (knob, policy: guest-lib.sh)
 
 # knobs_default DEV: every attribute reads "default"
 knobs_default() {
@@ -78,7 +77,7 @@ refused() {
 # ORD left out. RTR: 0 Write, 1 Read, 2 Send, 3 none (client-server,
 # and always on the responder).
 
-# trace_clear, mpa_seen, mpa_expect: lib.sh
+# trace_clear, mpa_seen, mpa_expect: guest-lib.sh
 
 # mpa_ok REV CRC TX RX P2P RTR [REASON]: an accepting outcome
 mpa_ok() {
@@ -222,15 +221,11 @@ combo_name() {
 
 up() {
 	check "load the module" load_siw "$SIW_KO"
-	check "rdma link add $SRV on $SIW_IF_A" \
-		rdma link add "$SRV" type siw netdev "$SIW_IF_A"
-	check "rdma link add $CLI on $SIW_IF_B (in $SIW_NS)" \
-		ns rdma link add "$CLI" type siw netdev "$SIW_IF_B"
+	links_up check "$SRV" "$CLI"
 }
 
 down() {
-	check "rdma link delete $CLI" ns rdma link delete "$CLI"
-	check "rdma link delete $SRV" rdma link delete "$SRV"
+	links_down check "$SRV" "$CLI"
 	check "unload the module" unload_siw
 }
 

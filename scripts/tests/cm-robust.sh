@@ -29,7 +29,8 @@
 #   cm-robust.sh [MODULE]
 #
 # MODULE is the siw.ko to test ($SIW_KO).
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 ko=${1:-$SIW_KO}
@@ -48,8 +49,6 @@ fi
 params=/sys/module/siw/parameters
 port=7600
 declare -A pid
-
-ns() { ip netns exec "$SIW_NS" "$@"; }
 
 # keep NAME...: save the logs of a failed check
 keep() { t_keep cm-robust "$@"; }
@@ -217,12 +216,7 @@ clean() {
 
 # Setup
 
-link_up() {
-	check "rdma link add siw_a on $SIW_IF_A" \
-		rdma link add siw_a type siw netdev "$SIW_IF_A"
-	check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
-		ns rdma link add siw_b type siw netdev "$SIW_IF_B"
-}
+link_up() { links_up check siw_a siw_b; }
 
 up() {
 	check "load the module, MPA timer ${MPA_MS} ms" \

@@ -8,7 +8,8 @@
 #   consumer-compare.sh [PEERS [SCRIPTS]]
 #   PEERS: "siw usiw" (default; see nfs.sh for the names)
 #   SCRIPTS: "nfs iser nvmeof consumer-teardown" (default)
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 PEERS=${1:-"siw usiw"}
 SCRIPTS=${2:-"nfs iser nvmeof consumer-teardown"}

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for the kernel consumer scripts (nfs.sh, iser.sh, nvmeof.sh,
-# consumer-teardown.sh); sourced inside the guest after lib.sh.
+# consumer-teardown.sh); sourced inside the guest after guest-lib.sh.
 
 NFS_EXPORT=/srv/siw-nfs
 NFS_PORT=20049
@@ -110,6 +111,8 @@ deleg_client_info() {
 deleg_hold() {
 	local i
 	for i in $(seq 1 30); do
+		# the open file is the point: sleep holds it (and the delegation)
+		# shellcheck disable=SC2217
 		sleep 1000 < "$1" &
 		deleg_pid=$!
 		sleep 1

@@ -12,7 +12,9 @@
 #
 #   consumer-teardown.sh [PEER]
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+# shellcheck source=consumer-lib.sh
 . "$(dirname "$0")/consumer-lib.sh"
 
 PEER=${1:-siw}

@@ -13,8 +13,11 @@
 # Each step prints ok:/FAIL: and the run ends with a summary table. A
 # step that fails skips the steps that need it; the script exits 1 and
 # names the first failed step.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+# shellcheck source=perf-lib.sh
 . "$(dirname "$0")/perf-lib.sh"
+# shellcheck source=consumer-lib.sh
 . "$(dirname "$0")/consumer-lib.sh"
 
 work=/tmp/demo

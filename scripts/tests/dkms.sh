@@ -5,9 +5,8 @@
 # it: modprobe finds it in /lib/modules/<release>/updates/dkms, it loads
 # with what it depends on, a link on each end of the veth pair, rping -V
 # across them with every ping validated, then modprobe -r.
-. "$(dirname "$0")/lib.sh"
-
-ns() { ip netns exec "$SIW_NS" "$@"; }
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 kver=$(uname -r)
 work=/tmp/dkms
@@ -20,10 +19,7 @@ t_check "modprobe finds siw in /lib/modules/$kver/updates/dkms" \
 check "its vermagic is this kernel's" \
 	bash -c "modinfo -F vermagic siw | grep -q '^$kver '"
 check "modprobe siw" modprobe siw || t_done
-t_check "rdma link add siw_a on $SIW_IF_A" \
-	rdma link add siw_a type siw netdev "$SIW_IF_A"
-t_check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
-	ns rdma link add siw_b type siw netdev "$SIW_IF_B"
+links_up t_check siw_a siw_b
 
 rping_pair() {
 	local count=20 size=16384 rc n

@@ -20,7 +20,8 @@
 # each part, and the module must unload.
 #
 #   faults.sh [ROUNDS]   (default 20 fault-injected connections)
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 ROUNDS=${1:-20}
 work=/tmp/faults
@@ -30,7 +31,6 @@ SRV_LIMIT=120
 REAP=20
 port=7480
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
 cleanup() {
 	fail_off
 	tc qdisc del dev "$SIW_IF_A" root 2>/dev/null
@@ -114,10 +114,7 @@ honest() {
 }
 
 check "load the module" load_siw || t_done
-check "rdma link add siw_a on $SIW_IF_A" \
-	rdma link add siw_a type siw netdev "$SIW_IF_A"
-check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
-	ns rdma link add siw_b type siw netdev "$SIW_IF_B"
+links_up check siw_a siw_b
 
 # 1. allocation failures on both ends. The server may wait for a client
 # whose connect failed before it left; it is stopped then. A client

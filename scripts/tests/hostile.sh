@@ -45,7 +45,8 @@
 # hostile frames the run must count (default 1). All are printed. The
 # module's MPA and RTR timers are set to 2 s so that a peer that falls
 # silent costs little.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 conns=200
@@ -66,7 +67,6 @@ export HOSTILE_MPA_TMO=$((TMO_MS / 1000))
 export HOSTILE_SOFT=$SOFT
 mkdir -p "$work"
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
 cleanup() { srv_reap 0; }
 trap cleanup EXIT
 

@@ -5,7 +5,8 @@
 # modprobe (not insmod), modinfo, a link, modprobe -r and
 # `make uninstall`. The tree is the one scripts/build-module built for
 # this kernel on the host; make finds it up to date and only installs.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 kver=$(uname -r)
 tree=$SIW_TOP/out/build/$kver

@@ -37,7 +37,8 @@
 # INTEROP_COUNT sets the pings per rping (5), INTEROP_SIZE their size
 # (4096); one rping per role also runs INTEROP_LONG (50) pings of 64 KiB.
 # Logs of a failed check are kept in $SIW_OUT/interop/.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 agent=$here/interop-agent.py
@@ -94,7 +95,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# trace_clear, mpa_seen, mpa_expect: lib.sh
+# trace_clear, mpa_seen, mpa_expect: guest-lib.sh
 
 # mpa_ok REV CRC P2P RTR: an accepting outcome, no markers
 mpa_ok() {
@@ -196,6 +197,8 @@ from_upstream() {
 	local name=$1 rc_c rc_s
 	port=$((port + 1))
 	trace_clear
+	# rping_srv prints a command line, split into its words on purpose
+	# shellcheck disable=SC2046
 	srv_start "$work/$name.srv" "$port" $(rping_srv "$US" "$2" "$3") ||
 		{ keep "$name"; return 1; }
 	remote "timeout -k 5 $CLI_LIMIT stdbuf -oL $(rping_cli "$US" "$2" "$3")" \
@@ -256,6 +259,7 @@ from_upstream_fails() {
 	port=$((port + 1))
 	echo "interop: case $port" > /dev/kmsg
 	trace_clear
+	# shellcheck disable=SC2046 # rping_srv: a command line, to split
 	srv_start "$work/$name.srv" "$port" $(rping_srv "$US" 1 "$SIZE") ||
 		{ keep "$name"; return 1; }
 	remote "timeout -k 5 $CLI_LIMIT stdbuf -oL $(rping_cli "$US" 1 "$SIZE")" \
@@ -287,7 +291,9 @@ check "the peer guest runs upstream siw" \
 	remote "rdma dev show usiw0 && test ! -e /sys/module/siw/parameters/mpa_rev"
 [ "$fails" = 0 ] || t_done
 
-# ours initiating (rev 2: see the top of the file for rev 1)
+# ours initiating (rev 2: see the top of the file for rev 1); c, r and
+# offer are used inside the eval'd commands
+# shellcheck disable=SC2043,SC2034
 for rev in 2; do
 	for crc in off on; do
 		c=$([ $crc = on ] && echo 1 || echo 0)
@@ -307,7 +313,8 @@ check "ours -> upstream: rev 2, CRC on, client-server: rping x$LONG 65535 B" \
 	eval 'policy $DEV 2 required N N default &&
 	      to_upstream long-to $LONG 65535 "$(mpa_ok 2 1 0 3)"'
 
-# ours responding
+# ours responding (c: used inside the eval'd command)
+# shellcheck disable=SC2043,SC2034
 for rev in 2; do
 	for crc in allowed required; do
 		c=$([ $crc = required ] && echo 1 || echo 0)

@@ -14,7 +14,9 @@
 #   iser.sh [PEER [ROUNDS]]
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
 #   ROUNDS: login/IO/logout rounds (default 20)
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+# shellcheck source=consumer-lib.sh
 . "$(dirname "$0")/consumer-lib.sh"
 
 PEER=${1:-siw}

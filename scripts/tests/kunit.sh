@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Load siw.ko and KUnit modules (default: siw_kunit) in the debug kernel
 # and save the suites' KTAP, taken from the kernel log, to $SIW_OUT/ktap.txt.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 mods=("$@")
 [ ${#mods[@]} -gt 0 ] || mods=(siw_kunit)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The device appears on `rdma link add`, is an iWARP device to user space,
 # follows its netdev and goes away cleanly.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 t_check "load siw.ko" load_siw
 t_check "rdma link add on veth" rdma link add siw0 type siw netdev "$SIW_IF_A"
@@ -110,7 +111,7 @@ ip netns exec siw-gone ip link set siw-ns1 up
 t_check "rdma link add inside another namespace" \
 	ip netns exec siw-gone rdma link add siw_gone type siw netdev siw-ns1
 ip netns del siw-gone
-for i in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	rdma link show siw_gone/1 > /dev/null 2>&1 || break
 	sleep 1
 done

@@ -14,7 +14,9 @@
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
 #   VERSIONS: "3 4.1 4.2" (default); WHERE: "ns init" (default; see
 #   below for make check)
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+# shellcheck source=consumer-lib.sh
 . "$(dirname "$0")/consumer-lib.sh"
 
 # `make check` (a batch) runs the client placement that matters, across
@@ -149,7 +151,7 @@ backchannel() {
 }
 
 mount_test() {
-	local where=$1 vers=$2 run= path=/ opts
+	local where=$1 vers=$2 run='' path=/ opts
 	opts="vers=$vers,proto=rdma,port=$NFS_PORT"
 	[ "$where" = ns ] && run=ns
 	# v3: the export's path, and no lock manager (statd would need

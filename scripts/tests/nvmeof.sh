@@ -13,7 +13,9 @@
 #   nvmeof.sh [PEER [ROUNDS]]
 #   PEER: siw (ours, default), usiw (upstream siw), rxe, or a siw.ko path
 #   ROUNDS: connect/IO/disconnect rounds (default 5)
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+# shellcheck source=consumer-lib.sh
 . "$(dirname "$0")/consumer-lib.sh"
 
 PEER=${1:-siw}

@@ -14,7 +14,8 @@
 # error and the Terminate it sent (layer LLP), the client must get that
 # Terminate, and the trace must hold the stream's failure and the
 # Terminate. kmemleak scans at the end.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 work=/tmp/observe
@@ -31,7 +32,6 @@ COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
 	term_rx_ddp term_rx_llp mpa_reject_tx mpa_reject_rx conn_setups
 	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets"
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
 keep() { t_keep observe "$@"; }
 
 cleanup() {

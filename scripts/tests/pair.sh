@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Two guests: both ends reach each other over the QEMU socket network.
 # Run as: scripts/guest --peer-script scripts/tests/pair.sh scripts/tests/pair.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 reach() {
-	local i
-	for i in $(seq 60); do
+	for _ in $(seq 60); do
 		ping -c 1 -W 1 "$SIW_IP_ETH_PEER" > /dev/null 2>&1 && return 0
 	done
 	return 1

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The peers we measure against load in the same guest: upstream siw (built
 # from linux-source for this kernel) instead of ours, and Debian's rxe.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 t_check "upstream siw.ko exists for $SIW_KVER" test -f "$SIW_UPSTREAM_KO"
 t_check "load upstream siw" load_siw "$SIW_UPSTREAM_KO"

@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2154
 # perftest and iperf3 runs timed from outside, for bench.sh and demo.sh;
-# sourced inside the guest after lib.sh. The caller sets $work (a
+# sourced inside the guest after guest-lib.sh. The caller sets $work (a
 # directory for the logs, and cmsync.so from perf_prepare), $port (the
 # port of the next run) and LIMIT (seconds one client may take); the
 # server runs here on siw_a, the client in $SIW_NS on siw_b.
-
-ns() { ip netns exec "$SIW_NS" "$@"; }
 
 # perf_prepare: build traffic-cmsync.c, which holds a perftest client's
 # rdma_connect() until its server's rdma_listen() returned
@@ -18,8 +17,7 @@ perf_prepare() {
 # wait_tcp_listen PORT PID: poll until a TCP listener on PORT exists
 # here, or the server PID died
 wait_tcp_listen() {
-	local i
-	for i in $(seq 1 300); do
+	for _ in $(seq 1 300); do
 		ss -Hltn "sport = :$1" | grep -q . && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1

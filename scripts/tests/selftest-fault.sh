@@ -6,7 +6,8 @@
 # Used by scripts/selftest, expected to fail.
 #
 #   selftest-fault.sh FAULT KO
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 fault=$1 ko=$2
 if [ "$fault" = hung ]; then

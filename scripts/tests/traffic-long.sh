@@ -9,7 +9,8 @@
 # Run by `make check-long` (scripts/check-long), not by `make check`.
 #
 #   traffic-long.sh [PARAM=VALUE...]   (PARAMs go to insmod as well)
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 export TRAFFIC_COUNT=${TRAFFIC_COUNT:-1000}

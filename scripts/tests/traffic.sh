@@ -24,7 +24,8 @@
 # $SIW_OUT/traffic/. perftest runs with traffic-cmsync.c preloaded,
 # which holds the client's rdma_connect() until the server's
 # rdma_listen() returned.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -49,20 +50,21 @@ case $ko in
 *) what=$ko ;;
 esac
 
-ns() { ip netns exec "$SIW_NS" "$@"; }
 # the client's side: across the pair, or here on the server's device
+# ($far: the device on the far end of the pair, none when local)
 if [ -n "${TRAFFIC_LOCAL:-}" ]; then
 	cli() { "$@"; }
 	CLI_DEV=siw_a
+	far=
 	where="on a local address"
 else
 	cli() { ns "$@"; }
 	CLI_DEV=siw_b
+	far=siw_b
 	where="across the veth pair"
 fi
-skip() { echo "skip: $*"; }
 
-# Servers: srv_start and srv_reap in lib.sh.
+# Servers: srv_start and srv_reap in guest-lib.sh.
 
 cleanup() { srv_reap 0; }
 trap cleanup EXIT
@@ -174,17 +176,11 @@ perf_run() {
 # up [PARAM...]: load the module and make a device on each end
 up() {
 	check "load the module${*:+ with $*}" load_siw "$ko" "$@"
-	check "rdma link add siw_a on $SIW_IF_A" \
-		rdma link add siw_a type siw netdev "$SIW_IF_A"
-	[ -z "${TRAFFIC_LOCAL:-}" ] || return 0
-	check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
-		ns rdma link add siw_b type siw netdev "$SIW_IF_B"
+	links_up check siw_a "$far"
 }
 
 down() {
-	[ -n "${TRAFFIC_LOCAL:-}" ] ||
-		check "rdma link delete siw_b" ns rdma link delete siw_b
-	check "rdma link delete siw_a" rdma link delete siw_a
+	links_down check siw_a "$far"
 	check "unload the module" unload_siw
 }
 
@@ -209,7 +205,7 @@ if command -v rdma_server > /dev/null &&
    command -v rdma_client > /dev/null; then
 	check "rdma_server/rdma_client" rdmasrv_run 7310
 else
-	skip "rdma_server/rdma_client (not installed)"
+	t_skip "rdma_server/rdma_client (not installed)"
 fi
 
 port=18600
@@ -218,7 +214,7 @@ for t in ib_write_bw ib_read_bw ib_send_bw; do
 		if command -v "$t" > /dev/null; then
 			check "$t -R $s B x$ITERS" perf_run "$t" "$s" "$ITERS" "$port"
 		else
-			skip "$t (perftest not installed)"
+			t_skip "$t (perftest not installed)"
 		fi
 		port=$((port + 1))
 	done
@@ -229,7 +225,7 @@ for t in ib_write_lat ib_send_lat; do
 	if command -v "$t" > /dev/null; then
 		check "$t -R $lat B x$((ITERS * 2))" perf_run "$t" "$lat" $((ITERS * 2)) "$port"
 	else
-		skip "$t (perftest not installed)"
+		t_skip "$t (perftest not installed)"
 	fi
 	port=$((port + 1))
 done
@@ -247,7 +243,7 @@ if modinfo -p "$ko" 2>/dev/null | grep -q "^mpa_p2p:"; then
 		cmatose_run 7320 10
 	down
 else
-	skip "ucmatose, server first: $what cannot negotiate RTR" \
+	t_skip "ucmatose, server first: $what cannot negotiate RTR" \
 		"(RFC 6581), and without it the server may not send first"
 fi
 

@@ -7,7 +7,8 @@
 #
 # Tests listed in verbs.exclude may fail; each line there says why.
 # SIW_VERBS_LOOP sets the number of link add/delete rounds (100).
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 work=/tmp/pyverbs

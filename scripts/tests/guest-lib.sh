@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for guest test scripts; sourced inside the guest.
 
 set -u
 fails=0
 
+# The checks a script reports, as make check counts them
+# (scripts/check-lib.sh): one line "ok: ...", "FAIL: ..." or "skip: ..."
+# each. $fails counts the failed ones for t_done.
 t_log() { echo "[$(date +%T)] $*"; }
 t_fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 t_pass() { echo "ok: $*"; }
+t_skip() { echo "skip: $*"; }
 
 # t_check DESCRIPTION COMMAND...: run, record pass or fail; returns
 # non-zero on fail, so that `if t_check ...` can skip what depends on it
@@ -38,6 +43,7 @@ t_keep() {
 	shift
 	mkdir -p "$dir" || return 0
 	for n in "$@"; do
+		# shellcheck disable=SC2154 # $work: the calling script's
 		cp "$work/$n".* "$dir/" 2>/dev/null
 		cp "$tr/trace" "$dir/$n.trace" 2>/dev/null
 	done
@@ -53,6 +59,10 @@ t_done() {
 	exit 0
 }
 
+# ns COMMAND...: run COMMAND in $SIW_NS, the network namespace of the
+# far end of the veth pair ($SIW_IF_B)
+ns() { ip netns exec "$SIW_NS" "$@"; }
+
 # The RDMA core and user access, then our module (or another given one).
 load_siw() {
 	local ko=${1:-$SIW_KO}
@@ -65,12 +75,51 @@ load_siw() {
 }
 
 unload_siw() {
-	local i
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		rmmod siw 2>/dev/null && return 0
 		sleep 1
 	done
 	rmmod siw
+}
+
+# links_up CHECK A [B]: a siw device A on $SIW_IF_A here and, unless B is
+# empty, B on $SIW_IF_B in $SIW_NS; each one check through CHECK (check
+# or t_check), both tried even if the first fails
+links_up() {
+	local chk=$1 a=$2 b=${3:-} rc=0
+
+	"$chk" "rdma link add $a on $SIW_IF_A" \
+		rdma link add "$a" type siw netdev "$SIW_IF_A" || rc=1
+	[ -n "$b" ] || return $rc
+	"$chk" "rdma link add $b on $SIW_IF_B (in $SIW_NS)" \
+		ns rdma link add "$b" type siw netdev "$SIW_IF_B" || rc=1
+	return $rc
+}
+
+# links_down CHECK A [B]: delete what links_up made, B first
+links_down() {
+	local chk=$1 a=$2 b=${3:-} rc=0
+
+	if [ -n "$b" ]; then
+		"$chk" "rdma link delete $b" ns rdma link delete "$b" || rc=1
+	fi
+	"$chk" "rdma link delete $a" rdma link delete "$a" || rc=1
+	return $rc
+}
+
+# pair_up [KO [PARAM...]]: load a module (default ours) and make siw_a
+# and siw_b on the pair, reporting no checks (for timed runs)
+pair_up() {
+	load_siw "$@" &&
+	rdma link add siw_a type siw netdev "$SIW_IF_A" &&
+	ns rdma link add siw_b type siw netdev "$SIW_IF_B"
+}
+
+# pair_down: undo pair_up
+pair_down() {
+	ns rdma link delete siw_b
+	rdma link delete siw_a
+	unload_siw
 }
 
 # Scan kmemleak (debug kernel only). What the scan lists goes to
