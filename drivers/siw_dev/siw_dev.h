@@ -11,7 +11,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "siw_cm/siw_cm.h"
-#include "siw_mem.h"
+#include "siw_mem/siw_mem.h"
 #include "siw_stats.h"
 
 struct siw_parent;

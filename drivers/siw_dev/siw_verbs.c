@@ -11,7 +11,7 @@
 
 #include "siw_compat.h"
 #include "siw_dev.h"
-#include "siw_limits.h"
+#include "siw_mem/siw_limits.h"
 #include "siw_qp/siw_qp.h"
 
 static int siw_query_device(struct ib_device *ibdev,

@@ -7,7 +7,7 @@
 #include <linux/vmalloc.h>
 
 #include "siw_dev/siw_dev.h"
-#include "siw_dev/siw_limits.h"
+#include "siw_mem/siw_limits.h"
 #include "siw_cq.h"
 #include "siw_qp.h"
 #include "siw_wqe.h"

@@ -12,7 +12,7 @@
 #include <rdma/siw-abi.h>
 
 #include "siw_dev/siw_dev.h"
-#include "siw_dev/siw_limits.h"
+#include "siw_mem/siw_limits.h"
 #include "siw_qp.h"
 #include "siw_trace.h"
 

@@ -7,7 +7,7 @@
 #include <rdma/siw-abi.h>
 
 #include "siw_dev/siw_dev.h"
-#include "siw_dev/siw_limits.h"
+#include "siw_mem/siw_limits.h"
 #include "siw_qp.h"
 
 static int siw_srq_reply(struct siw_srq *srq, struct ib_udata *udata)

@@ -31,7 +31,7 @@
 
 #include "siw_compat.h"
 #include "siw_ddp/siw_ddp.h"
-#include "siw_dev.h"
+#include "siw_dev/siw_dev.h"
 #include "siw_limits.h"
 #include "siw_mem.h"
 #include "siw_fault.h"

@@ -14,7 +14,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/siw-abi.h>
 
-#include "siw_dev.h"
+#include "siw_dev/siw_dev.h"
 #include "siw_compat.h"
 #include "siw_fault.h"
 
