@@ -8,10 +8,10 @@
 #include <linux/netdevice.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/uverbs_ioctl.h>
 
 #include "siw_cm/siw_cm.h"
 #include "siw_mem/siw_mem.h"
+#include "siw_mem/siw_umap.h"
 #include "siw_stats.h"
 
 struct siw_parent;
@@ -61,20 +61,6 @@ enum {
 
 void siw_device_unregister(struct siw_device *sdev);
 
-/**
- * struct siw_ucontext - a user process's context on the device
- * @base: the RDMA core's ucontext
- */
-struct siw_ucontext {
-	struct ib_ucontext base;
-};
-
-static inline struct siw_ucontext *
-siw_udata_to_uctx(struct ib_udata *udata)
-{
-	return rdma_udata_to_drv_context(udata, struct siw_ucontext, base);
-}
-
 static inline struct siw_device *to_siw_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct siw_device, base);
@@ -87,14 +73,6 @@ static inline bool siw_netdev_is_up(const struct net_device *netdev)
 
 /* siw_verbs.c */
 extern const struct ib_device_ops siw_device_ops;
-
-/* siw_umap.c: rings shared with user space */
-void *siw_ring_alloc(size_t len, bool user);
-int siw_ring_export(struct ib_udata *udata, void *ring, size_t len,
-		    struct rdma_user_mmap_entry **entry, u64 *key);
-void siw_ring_free(void *ring, struct rdma_user_mmap_entry *entry);
-int siw_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
-void siw_mmap_free(struct rdma_user_mmap_entry *entry);
 
 /* siw_parent.c */
 int siw_parent_init(void);

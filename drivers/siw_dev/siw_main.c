@@ -108,6 +108,18 @@ err_free_id:
 
 /* Called by the core once the last user of a device is gone. */
 /**
+ * siw_dev_mem() - the memory layer's part of a device: its STag table
+ * @ibdev: a siw device
+ *
+ * Context: any.
+ * Returns: the device's struct siw_mem_table, which lives as long as it.
+ */
+struct siw_mem_table *siw_dev_mem(struct ib_device *ibdev)
+{
+	return &to_siw_dev(ibdev)->mem;
+}
+
+/**
  * siw_dev_cm() - the CM's part of a device
  * @ibdev: a siw device
  *

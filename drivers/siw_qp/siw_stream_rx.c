@@ -54,7 +54,7 @@ static int siw_rx_check_sgl(struct siw_stream *s, u32 *len)
 	for (i = 0; i < w->num_sge; i++) {
 		if (!w->sge[i].length)
 			continue;
-		s->rx_mr[i] = siw_mr_get_local(sdev, s->qp->base.pd,
+		s->rx_mr[i] = siw_mr_get_local(&sdev->mem, s->qp->base.pd,
 					       w->sge[i].lkey, w->sge[i].laddr,
 					       w->sge[i].length,
 					       IB_ACCESS_LOCAL_WRITE, &err);
@@ -240,7 +240,7 @@ static void siw_rx_send_done(struct siw_stream *s,
 		return;
 	/* RFC 5040 5.4: invalid before the completion is seen */
 	if (m->inval)
-		invalidated = !siw_mem_invalidate(s->qp->sdev, s->qp->base.pd,
+		invalidated = !siw_mem_invalidate(&s->qp->sdev->mem, s->qp->base.pd,
 						  m->hdr->inval_stag, true);
 	siw_rx_unbind(s, IB_WC_SUCCESS, m->len, m->hdr->inval_stag,
 		      invalidated, op->flags & SIW_RDMAP_F_SOLICITED);
@@ -307,7 +307,7 @@ void siw_rx_start(struct siw_stream *s)
 	struct siw_engine_rx_cfg cfg = {
 		.ops = &siw_rx_ops,
 		.ctx = s,
-		.mem = { .ops = &siw_mem_ddp_ops, .ctx = s->qp->sdev },
+		.mem = { .ops = &siw_mem_ddp_ops, .ctx = &s->qp->sdev->mem },
 		.pd = s->qp->base.pd,
 		.ird = s->ird,
 		.markers = s->conn.rx_markers,

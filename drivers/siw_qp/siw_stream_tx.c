@@ -188,7 +188,7 @@ static bool siw_tx_retire(struct siw_stream *s)
 		s->sq_head++;
 		spin_unlock_irqrestore(&s->lock, flags);
 		if (r.inval && r.status == IB_WC_SUCCESS &&
-		    siw_mem_invalidate(qp->sdev, qp->base.pd, r.inval_stag,
+		    siw_mem_invalidate(&qp->sdev->mem, qp->base.pd, r.inval_stag,
 				       false))
 			r.status = IB_WC_LOC_PROT_ERR;
 		siw_sq_complete(qp, r.status, r.bytes);
@@ -278,7 +278,7 @@ static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 	for (i = 0; i < w->num_sge; i++) {
 		if (!w->sge[i].length)
 			continue;
-		mr = siw_mr_get_local(s->qp->sdev, s->qp->base.pd,
+		mr = siw_mr_get_local(&s->qp->sdev->mem, s->qp->base.pd,
 				      w->sge[i].lkey, w->sge[i].laddr,
 				      w->sge[i].length, access, &err);
 		if (!mr)
@@ -431,7 +431,7 @@ static enum ib_wc_status siw_tx_local_op(struct siw_stream *s)
 		rv = siw_mem_fastreg(to_siw_mr(w->mr), qp->base.pd, w->rkey,
 				     w->access);
 	else
-		rv = siw_mem_invalidate(qp->sdev, qp->base.pd, w->inval_stag,
+		rv = siw_mem_invalidate(&qp->sdev->mem, qp->base.pd, w->inval_stag,
 					false);
 	return rv ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
 }
