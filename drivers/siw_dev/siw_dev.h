@@ -12,6 +12,7 @@
 #include "siw_cm/siw_cm.h"
 #include "siw_mem/siw_mem.h"
 #include "siw_mem/siw_umap.h"
+#include "siw_qp/siw_qp.h"
 #include "siw_stats.h"
 
 struct siw_parent;
@@ -23,16 +24,11 @@ struct siw_parent;
  *	from creation until dealloc_driver, so it never dangles.
  * @netdev_tracker: reference tracker for @netdev
  * @dev_id: small id unique among live siw devices, reported to user space
- * @mtu: last MTU seen on @netdev (netdev notifier context)
  * @parent: our device's parent in sysfs (siw_parent.c)
  * @mem: the STag table (siw_mem.c)
  * @cm: the connection manager's part: per-device policy knobs
- * @qp_xa: QP number to QP, for iw_get_qp; lookups, insertion and removal
- *	under its own (irq-safe) lock
- * @qp_next: cyclic allocation cursor of @qp_xa
- * @nr_qp: live QPs, bounded by SIW_DEV_MAX_QP
- * @nr_cq: live CQs, bounded by SIW_DEV_MAX_CQ
- * @nr_srq: live SRQs, bounded by SIW_DEV_MAX_SRQ
+ * @qp: the QP layer's part: QP table, QP/CQ/SRQ counts, MTU, and
+ *	pointers to @mem and @stats (siw_dev_qp())
  * @stats: the counters of `rdma statistic` (siw_stats.h), per CPU
  * @flags: SIW_DEV_* bits
  */
@@ -42,14 +38,9 @@ struct siw_device {
 	netdevice_tracker netdev_tracker;
 	struct siw_parent *parent;
 	u32 dev_id;
-	unsigned int mtu;
 	struct siw_mem_table mem;
 	struct siw_cm_dev cm;
-	struct xarray qp_xa;
-	u32 qp_next;
-	atomic_t nr_qp;
-	atomic_t nr_cq;
-	atomic_t nr_srq;
+	struct siw_qp_dev qp;
 	struct siw_stats __percpu *stats;
 	unsigned long flags;
 };

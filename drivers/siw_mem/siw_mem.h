@@ -149,7 +149,7 @@ static inline struct siw_mr *to_siw_mr(struct ib_mr *mr)
 
 /*
  * What the memory layer needs of a device, implemented by the device
- * (siw_dev/siw_main.c): the STag table of the device @ibdev is.
+ * (siw_dev/siw_main.c): the STag table of the device behind @ibdev.
  */
 struct siw_mem_table *siw_dev_mem(struct ib_device *ibdev);
 
