@@ -130,7 +130,7 @@ static struct siw_mr *fake_mr(struct kunit *test, struct siw_device *sdev,
 	struct siw_mr *mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, mr);
-	mr->sdev = sdev;
+	mr->table = &sdev->mem;
 	refcount_set(&mr->ref, 1);
 	spin_lock_init(&mr->lock);
 	mr->base.pd = (struct ib_pd *)pd;
@@ -206,7 +206,7 @@ static void mem_stag_no_reuse(struct kunit *test)
 	xa_erase(&f->sdev->mem.xa, gone);
 	b = fake_mr(test, f->sdev, SIW_MR_USER, &pd_a, true);
 	KUNIT_EXPECT_NE(test, siw_stag_index(b->stag), gone);
-	KUNIT_EXPECT_NULL(test, siw_mr_get(f->sdev, a->stag));
+	KUNIT_EXPECT_NULL(test, siw_mr_get(&f->sdev->mem, a->stag));
 }
 
 /* The receive path's lookup: by index, whatever the key, with a ref */
@@ -217,7 +217,7 @@ static void mem_ddp_lookup(struct kunit *test)
 	const struct siw_ddp_mem_ops *ops = &siw_mem_ddp_ops;
 	struct siw_ddp_region r;
 
-	KUNIT_ASSERT_EQ(test, ops->lookup(f->sdev, mr->stag ^ 0x1, &r), 0);
+	KUNIT_ASSERT_EQ(test, ops->lookup(&f->sdev->mem, mr->stag ^ 0x1, &r), 0);
 	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 2U);
 	KUNIT_EXPECT_EQ(test, r.stag, mr->stag);
 	KUNIT_EXPECT_PTR_EQ(test, r.pd, (const void *)&pd_a);
@@ -225,11 +225,11 @@ static void mem_ddp_lookup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.len, 0x1000ULL);
 	KUNIT_EXPECT_EQ(test, r.state, SIW_DDP_REGION_VALID);
 	KUNIT_EXPECT_TRUE(test, r.remote_inv);
-	ops->put(f->sdev, &r);
+	ops->put(&f->sdev->mem, &r);
 	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1U);
 
-	KUNIT_EXPECT_EQ(test, ops->lookup(f->sdev, 0x000000ab, &r), -ENOENT);
-	KUNIT_EXPECT_EQ(test, ops->lookup(f->sdev, mr->stag + 0x100, &r),
+	KUNIT_EXPECT_EQ(test, ops->lookup(&f->sdev->mem, 0x000000ab, &r), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ops->lookup(&f->sdev->mem, mr->stag + 0x100, &r),
 			-ENOENT);
 }
 
@@ -241,21 +241,21 @@ static void mem_invalidate(struct kunit *test)
 	struct siw_mr *um = fake_mr(test, f->sdev, SIW_MR_USER, &pd_a, true);
 	struct siw_ddp_region r;
 
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a,
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_a,
 						 fr->stag ^ 0x80, true), -EINVAL);
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_b, fr->stag,
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_b, fr->stag,
 						 true), -EACCES);
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a, um->stag,
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_a, um->stag,
 						 false), -EPERM);
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a,
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_a,
 						 0x00ffff00, false), -ENOENT);
 	KUNIT_EXPECT_TRUE(test, fr->valid);
 
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a, fr->stag,
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_a, fr->stag,
 						 true), 0);
-	KUNIT_ASSERT_EQ(test, siw_mem_ddp_ops.lookup(f->sdev, fr->stag, &r), 0);
+	KUNIT_ASSERT_EQ(test, siw_mem_ddp_ops.lookup(&f->sdev->mem, fr->stag, &r), 0);
 	KUNIT_EXPECT_EQ(test, r.state, SIW_DDP_REGION_INVALID);
-	siw_mem_ddp_ops.put(f->sdev, &r);
+	siw_mem_ddp_ops.put(&f->sdev->mem, &r);
 	KUNIT_EXPECT_EQ(test, refcount_read(&fr->ref), 1U);
 	KUNIT_EXPECT_EQ(test, refcount_read(&um->ref), 1U);
 }
@@ -272,13 +272,13 @@ static void mem_invalidate_local_old_key(struct kunit *test)
 	u32 old = (fr->stag & ~SIW_STAG_KEY_MASK) |
 		  ((fr->stag - 1) & SIW_STAG_KEY_MASK);
 
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a, old, true),
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_a, old, true),
 			-EINVAL);
 	KUNIT_EXPECT_TRUE(test, fr->valid);
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_b, old, false),
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_b, old, false),
 			-EACCES);
 	KUNIT_EXPECT_TRUE(test, fr->valid);
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a, old, false),
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_a, old, false),
 			0);
 	KUNIT_EXPECT_FALSE(test, fr->valid);
 }
@@ -302,15 +302,15 @@ static void mem_fastreg(struct kunit *test)
 					      IB_ACCESS_REMOTE_READ), -EBUSY);
 
 	/* the new key, range and rights, and the old key no longer works */
-	KUNIT_ASSERT_EQ(test, siw_mem_ddp_ops.lookup(f->sdev, next, &r), 0);
+	KUNIT_ASSERT_EQ(test, siw_mem_ddp_ops.lookup(&f->sdev->mem, next, &r), 0);
 	KUNIT_EXPECT_EQ(test, r.stag, next);
 	KUNIT_EXPECT_EQ(test, r.base, 0x8000ULL);
 	KUNIT_EXPECT_EQ(test, r.len, 0x3000ULL);
 	KUNIT_EXPECT_EQ(test, r.access, (u32)IB_ACCESS_REMOTE_READ);
 	KUNIT_EXPECT_EQ(test, r.state, SIW_DDP_REGION_VALID);
-	siw_mem_ddp_ops.put(f->sdev, &r);
+	siw_mem_ddp_ops.put(&f->sdev->mem, &r);
 
-	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(f->sdev, &pd_a, next, false),
+	KUNIT_EXPECT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd_a, next, false),
 			0);
 	KUNIT_EXPECT_FALSE(test, mr->valid);
 }
@@ -324,9 +324,9 @@ static void mem_fastreg_wrong_kind(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, siw_mem_fastreg(mr, &pd_a, mr->stag, 0), -EINVAL);
 	mr->valid = true;
-	KUNIT_ASSERT_EQ(test, siw_mem_ddp_ops.lookup(f->sdev, mr->stag, &r), 0);
+	KUNIT_ASSERT_EQ(test, siw_mem_ddp_ops.lookup(&f->sdev->mem, mr->stag, &r), 0);
 	KUNIT_EXPECT_FALSE(test, r.remote_inv);
-	siw_mem_ddp_ops.put(f->sdev, &r);
+	siw_mem_ddp_ops.put(&f->sdev->mem, &r);
 }
 
 static struct kunit_case siw_mem_cases[] = {

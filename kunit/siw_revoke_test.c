@@ -167,7 +167,7 @@ static struct siw_engine_rx *rv_rx(struct kunit *test, struct rv_fixture *f)
 						 GFP_KERNEL);
 	struct siw_engine_rx_cfg cfg = {
 		.ops = &siw_rx_ops, .ctx = s,
-		.mem = { .ops = &siw_mem_ddp_ops, .ctx = f->sdev },
+		.mem = { .ops = &siw_mem_ddp_ops, .ctx = &f->sdev->mem },
 		.pd = &f->pd, .ird = 1, .crc = true,
 	};
 
@@ -200,7 +200,7 @@ static u32 rv_torn_write(struct kunit *test, bool inval)
 	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, 1000, 0xa1));
 	if (inval)
-		KUNIT_ASSERT_EQ(test, siw_mem_invalidate(f->sdev, &f->pd,
+		KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd,
 							 f->stag, false), 0);
 	siw_engine_rx_feed(rx, w + cut, len - cut);
 	if (inval) {
@@ -243,7 +243,7 @@ static void revoke_place_new_key(struct kunit *test)
 	u32 old = f->stag;
 
 	memset(data, 0xb2, sizeof(data));
-	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(f->sdev, &f->pd, old, false),
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd, old, false),
 			0);
 	f->stag = (old & ~SIW_STAG_KEY_MASK) | 0x12;
 	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
@@ -277,7 +277,7 @@ static void revoke_read_response_stalled(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, siw_mr_usable(f->mr, f->stag));
 
 	/* the peer's Send with Invalidate, processed by the receive path */
-	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(f->sdev, &f->pd, f->stag,
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd, f->stag,
 						 true), 0);
 	KUNIT_EXPECT_FALSE(test, siw_mr_usable(f->mr, f->stag));
 	KUNIT_EXPECT_EQ(test, siw_mr_get_page(f->mr, f->stag, RV_IOVA + 1024,
@@ -356,7 +356,7 @@ static void revoke_dereg_held(struct kunit *test)
 
 	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, d);
-	held = siw_mr_get(f->sdev, f->stag);
+	held = siw_mr_get(&f->sdev->mem, f->stag);
 	KUNIT_ASSERT_PTR_EQ(test, held, f->mr);
 	d->mr = f->mr;
 	f->mr = NULL;
@@ -371,7 +371,7 @@ static void revoke_dereg_held(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, siw_mr_place(held, f->stag, RV_IOVA,
 						   data, sizeof(data)),
 				-EACCES);
-		KUNIT_EXPECT_PTR_EQ(test, siw_mr_get(f->sdev, f->stag),
+		KUNIT_EXPECT_PTR_EQ(test, siw_mr_get(&f->sdev->mem, f->stag),
 				    (struct siw_mr *)NULL);
 	}
 	/* the holder lets go: the description goes with it */
@@ -389,16 +389,16 @@ static void revoke_reserved_unfindable(struct kunit *test)
 	struct siw_mr *found;
 
 	KUNIT_ASSERT_NOT_NULL(test, mr);
-	mr->sdev = f->sdev;
+	mr->table = &f->sdev->mem;
 	refcount_set(&mr->ref, 1);
 	spin_lock_init(&mr->lock);
 	mr->kind = SIW_MR_USER;
 	mr->valid = true;
 	KUNIT_ASSERT_EQ(test, siw_mr_reserve(mr), 0);
-	KUNIT_EXPECT_PTR_EQ(test, siw_mr_get(f->sdev, mr->stag),
+	KUNIT_EXPECT_PTR_EQ(test, siw_mr_get(&f->sdev->mem, mr->stag),
 			    (struct siw_mr *)NULL);
 	siw_mr_store(mr);
-	found = siw_mr_get(f->sdev, mr->stag);
+	found = siw_mr_get(&f->sdev->mem, mr->stag);
 	KUNIT_EXPECT_PTR_EQ(test, found, mr);
 	if (found)
 		siw_mr_put(found);

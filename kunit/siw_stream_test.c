@@ -173,7 +173,7 @@ static int st_qp(struct kunit *test, struct st_fixture *f)
 	qp->base.device = &f->sdev->base;
 	qp->base.pd = &f->pd;
 	qp->base.qp_num = 7;
-	qp->sdev = f->sdev;
+	qp->qdev = &f->sdev->qp;
 	refcount_set(&qp->ref, 1);
 	mutex_init(&qp->modify_mutex);
 	spin_lock_init(&qp->state_lock);
@@ -247,6 +247,8 @@ static int st_init(struct kunit *test)
 	if (!f->sdev->stats)
 		return -ENOMEM;
 	siw_mem_table_init(&f->sdev->mem);
+	f->sdev->qp.mem = &f->sdev->mem;
+	f->sdev->qp.stats = f->sdev->stats;
 	f->pd.device = &f->sdev->base;
 	memset(page_address(f->page), ST_FILL, PAGE_SIZE);
 	rv = st_region(test, f);

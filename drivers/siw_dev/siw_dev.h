@@ -8,10 +8,11 @@
 #include <linux/netdevice.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/uverbs_ioctl.h>
 
 #include "siw_cm/siw_cm.h"
-#include "siw_mem.h"
+#include "siw_mem/siw_mem.h"
+#include "siw_mem/siw_umap.h"
+#include "siw_qp/siw_qp.h"
 #include "siw_stats.h"
 
 struct siw_parent;
@@ -23,16 +24,11 @@ struct siw_parent;
  *	from creation until dealloc_driver, so it never dangles.
  * @netdev_tracker: reference tracker for @netdev
  * @dev_id: small id unique among live siw devices, reported to user space
- * @mtu: last MTU seen on @netdev (netdev notifier context)
  * @parent: our device's parent in sysfs (siw_parent.c)
  * @mem: the STag table (siw_mem.c)
  * @cm: the connection manager's part: per-device policy knobs
- * @qp_xa: QP number to QP, for iw_get_qp; lookups, insertion and removal
- *	under its own (irq-safe) lock
- * @qp_next: cyclic allocation cursor of @qp_xa
- * @nr_qp: live QPs, bounded by SIW_DEV_MAX_QP
- * @nr_cq: live CQs, bounded by SIW_DEV_MAX_CQ
- * @nr_srq: live SRQs, bounded by SIW_DEV_MAX_SRQ
+ * @qp: the QP layer's part: QP table, QP/CQ/SRQ counts, MTU, and
+ *	pointers to @mem and @stats (siw_dev_qp())
  * @stats: the counters of `rdma statistic` (siw_stats.h), per CPU
  * @flags: SIW_DEV_* bits
  */
@@ -42,14 +38,9 @@ struct siw_device {
 	netdevice_tracker netdev_tracker;
 	struct siw_parent *parent;
 	u32 dev_id;
-	unsigned int mtu;
 	struct siw_mem_table mem;
 	struct siw_cm_dev cm;
-	struct xarray qp_xa;
-	u32 qp_next;
-	atomic_t nr_qp;
-	atomic_t nr_cq;
-	atomic_t nr_srq;
+	struct siw_qp_dev qp;
 	struct siw_stats __percpu *stats;
 	unsigned long flags;
 };
@@ -60,20 +51,6 @@ enum {
 };
 
 void siw_device_unregister(struct siw_device *sdev);
-
-/**
- * struct siw_ucontext - a user process's context on the device
- * @base: the RDMA core's ucontext
- */
-struct siw_ucontext {
-	struct ib_ucontext base;
-};
-
-static inline struct siw_ucontext *
-siw_udata_to_uctx(struct ib_udata *udata)
-{
-	return rdma_udata_to_drv_context(udata, struct siw_ucontext, base);
-}
 
 static inline struct siw_device *to_siw_dev(struct ib_device *ibdev)
 {
@@ -87,14 +64,6 @@ static inline bool siw_netdev_is_up(const struct net_device *netdev)
 
 /* siw_verbs.c */
 extern const struct ib_device_ops siw_device_ops;
-
-/* siw_umap.c: rings shared with user space */
-void *siw_ring_alloc(size_t len, bool user);
-int siw_ring_export(struct ib_udata *udata, void *ring, size_t len,
-		    struct rdma_user_mmap_entry **entry, u64 *key);
-void siw_ring_free(void *ring, struct rdma_user_mmap_entry *entry);
-int siw_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
-void siw_mmap_free(struct rdma_user_mmap_entry *entry);
 
 /* siw_parent.c */
 int siw_parent_init(void);

@@ -70,11 +70,13 @@ static struct siw_device *siw_device_create(struct net_device *netdev)
 	sdev->dev_id = id;
 	sdev->netdev = netdev;
 	netdev_hold(netdev, &sdev->netdev_tracker, GFP_KERNEL);
-	sdev->mtu = READ_ONCE(netdev->mtu);
 	siw_mem_table_init(&sdev->mem);
 	siw_cm_dev_init(&sdev->cm);
-	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
-	sdev->qp_next = 1;
+	sdev->qp.mtu = READ_ONCE(netdev->mtu);
+	xa_init_flags(&sdev->qp.qp_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	sdev->qp.qp_next = 1;
+	sdev->qp.mem = &sdev->mem;
+	sdev->qp.stats = sdev->stats;
 
 	siw_make_guid(sdev, netdev);
 	sdev->base.node_type = RDMA_NODE_RNIC;
@@ -108,6 +110,30 @@ err_free_id:
 
 /* Called by the core once the last user of a device is gone. */
 /**
+ * siw_dev_mem() - the memory layer's part of a device: its STag table
+ * @ibdev: a siw device
+ *
+ * Context: any.
+ * Returns: the device's struct siw_mem_table, which lives as long as it.
+ */
+struct siw_mem_table *siw_dev_mem(struct ib_device *ibdev)
+{
+	return &to_siw_dev(ibdev)->mem;
+}
+
+/**
+ * siw_dev_qp() - the QP layer's part of a device
+ * @ibdev: a siw device
+ *
+ * Context: any.
+ * Returns: the device's struct siw_qp_dev, which lives as long as it.
+ */
+struct siw_qp_dev *siw_dev_qp(struct ib_device *ibdev)
+{
+	return &to_siw_dev(ibdev)->qp;
+}
+
+/**
  * siw_dev_cm() - the CM's part of a device
  * @ibdev: a siw device
  *
@@ -140,8 +166,8 @@ static void siw_dealloc_driver(struct ib_device *ibdev)
 {
 	struct siw_device *sdev = to_siw_dev(ibdev);
 
-	WARN_ON(!xa_empty(&sdev->qp_xa));
-	xa_destroy(&sdev->qp_xa);
+	WARN_ON(!xa_empty(&sdev->qp.qp_xa));
+	xa_destroy(&sdev->qp.qp_xa);
 	siw_mem_table_destroy(&sdev->mem);
 	siw_parent_destroy(sdev);
 	netdev_put(sdev->netdev, &sdev->netdev_tracker);

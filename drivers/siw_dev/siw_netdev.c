@@ -50,7 +50,7 @@ static int siw_netdev_event(struct notifier_block *nb, unsigned long event,
 		siw_port_event(sdev, IB_EVENT_PORT_ERR);
 		break;
 	case NETDEV_CHANGEMTU:
-		WRITE_ONCE(sdev->mtu, netdev->mtu);
+		WRITE_ONCE(sdev->qp.mtu, netdev->mtu);
 		break;
 	case NETDEV_CHANGEADDR:
 		siw_port_event(sdev, IB_EVENT_GID_CHANGE);

@@ -11,7 +11,7 @@
 
 #include "siw_compat.h"
 #include "siw_dev.h"
-#include "siw_limits.h"
+#include "siw_mem/siw_limits.h"
 #include "siw_qp/siw_qp.h"
 
 static int siw_query_device(struct ib_device *ibdev,
@@ -76,7 +76,7 @@ static int siw_query_port(struct ib_device *ibdev, u32 port,
 				IB_PORT_PHYS_STATE_DISABLED;
 	/* max_mtu 0 means the netdev sets no upper bound */
 	attr->max_mtu = ib_mtu_int_to_enum(max_mtu ? max_mtu : INT_MAX);
-	attr->active_mtu = ib_mtu_int_to_enum(READ_ONCE(sdev->mtu));
+	attr->active_mtu = ib_mtu_int_to_enum(READ_ONCE(sdev->qp.mtu));
 	attr->gid_tbl_len = 1;
 	attr->pkey_tbl_len = 1;
 	attr->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_DEVICE_MGMT_SUP;
@@ -194,7 +194,7 @@ static void siw_qp_rem_ref(struct ib_qp *qp)
  */
 static struct ib_qp *siw_get_qp(struct ib_device *ibdev, int qpn)
 {
-	struct siw_qp *qp = siw_qp_lookup(to_siw_dev(ibdev), qpn);
+	struct siw_qp *qp = siw_qp_lookup(siw_dev_qp(ibdev), qpn);
 
 	if (!qp)
 		return NULL;

@@ -6,8 +6,8 @@
 #include <kunit/visibility.h>
 #include <linux/vmalloc.h>
 
-#include "siw_dev/siw_dev.h"
-#include "siw_dev/siw_limits.h"
+#include "siw_mem/siw_limits.h"
+#include "siw_mem/siw_umap.h"
 #include "siw_cq.h"
 #include "siw_qp.h"
 #include "siw_wqe.h"
@@ -36,18 +36,18 @@ static void siw_cq_event(struct siw_cq *cq, enum ib_event_type type)
 static void siw_cq_overflow_work(struct work_struct *w)
 {
 	struct siw_cq *cq = container_of(w, struct siw_cq, overflow_work);
-	struct siw_device *sdev = to_siw_dev(cq->base.device);
+	struct siw_qp_dev *qdev = siw_dev_qp(cq->base.device);
 	unsigned long i = 0, flags;
 	struct siw_qp *qp;
 
 	siw_cq_event(cq, IB_EVENT_CQ_ERR);
 	for (;;) {
-		xa_lock_irqsave(&sdev->qp_xa, flags);
-		qp = xa_find(&sdev->qp_xa, &i, ULONG_MAX, XA_PRESENT);
+		xa_lock_irqsave(&qdev->qp_xa, flags);
+		qp = xa_find(&qdev->qp_xa, &i, ULONG_MAX, XA_PRESENT);
 		if (qp && ((qp->scq != cq && qp->rcq != cq) ||
 			   !refcount_inc_not_zero(&qp->ref)))
 			qp = ERR_PTR(-ENOENT);
-		xa_unlock_irqrestore(&sdev->qp_xa, flags);
+		xa_unlock_irqrestore(&qdev->qp_xa, flags);
 		if (!qp)
 			break;
 		if (!IS_ERR(qp)) {
@@ -88,7 +88,7 @@ static int siw_cq_reply(struct siw_cq *cq, struct ib_udata *udata,
 int siw_cq_create(struct ib_cq *base, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata)
 {
-	struct siw_device *sdev = to_siw_dev(base->device);
+	struct siw_qp_dev *qdev = siw_dev_qp(base->device);
 	struct siw_cq *cq = to_siw_cq(base);
 	size_t bytes;
 	int rv;
@@ -97,7 +97,7 @@ int siw_cq_create(struct ib_cq *base, const struct ib_cq_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > SIW_DEV_MAX_CQE)
 		return -EINVAL;
-	if (atomic_inc_return(&sdev->nr_cq) > SIW_DEV_MAX_CQ) {
+	if (atomic_inc_return(&qdev->nr_cq) > SIW_DEV_MAX_CQ) {
 		rv = -ENOMEM;
 		goto err_count;
 	}
@@ -123,7 +123,7 @@ int siw_cq_create(struct ib_cq *base, const struct ib_cq_init_attr *attr,
 err_ring:
 	siw_ring_free(cq->queue, cq->mmap);
 err_count:
-	atomic_dec(&sdev->nr_cq);
+	atomic_dec(&qdev->nr_cq);
 	return rv;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_cq_create);
@@ -157,7 +157,7 @@ int siw_destroy_cq(struct ib_cq *base, struct ib_udata *udata)
 	/* no QP completes here any more: only a report may be pending */
 	cancel_work_sync(&cq->overflow_work);
 	siw_ring_free(cq->queue, cq->mmap);
-	atomic_dec(&to_siw_dev(base->device)->nr_cq);
+	atomic_dec(&siw_dev_qp(base->device)->nr_cq);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_destroy_cq);

@@ -11,8 +11,8 @@
 #include <linux/vmalloc.h>
 #include <rdma/siw-abi.h>
 
-#include "siw_dev/siw_dev.h"
-#include "siw_dev/siw_limits.h"
+#include "siw_mem/siw_limits.h"
+#include "siw_mem/siw_umap.h"
 #include "siw_qp.h"
 #include "siw_trace.h"
 
@@ -41,23 +41,23 @@ void siw_qp_put(struct siw_qp *qp)
 
 /**
  * siw_qp_lookup() - find a live QP by number
- * @sdev: the device
+ * @qdev: the QP layer's part of the device
  * @qpn: the QP number
  *
  * Context: any.
  * Returns: the QP with a reference taken, or NULL.
  */
-struct siw_qp *siw_qp_lookup(struct siw_device *sdev, u32 qpn)
+struct siw_qp *siw_qp_lookup(struct siw_qp_dev *qdev, u32 qpn)
 {
 	struct siw_qp *qp;
 	unsigned long flags;
 
 	/* under the table lock: destroy erases before it waits */
-	xa_lock_irqsave(&sdev->qp_xa, flags);
-	qp = xa_load(&sdev->qp_xa, qpn);
+	xa_lock_irqsave(&qdev->qp_xa, flags);
+	qp = xa_load(&qdev->qp_xa, qpn);
 	if (qp && !refcount_inc_not_zero(&qp->ref))
 		qp = NULL;
-	xa_unlock_irqrestore(&sdev->qp_xa, flags);
+	xa_unlock_irqrestore(&qdev->qp_xa, flags);
 	return qp;
 }
 
@@ -220,7 +220,7 @@ static int siw_qp_reply(struct siw_qp *qp, struct ib_udata *udata)
 static void siw_qp_init_fields(struct siw_qp *qp, struct ib_qp_init_attr *attr,
 			       bool user)
 {
-	qp->sdev = to_siw_dev(qp->base.device);
+	qp->qdev = siw_dev_qp(qp->base.device);
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->freed);
 	mutex_init(&qp->modify_mutex);
@@ -265,7 +265,7 @@ static void siw_qp_report_caps(struct siw_qp *qp, struct ib_qp_cap *cap)
 int siw_create_qp(struct ib_qp *base, struct ib_qp_init_attr *attr,
 		  struct ib_udata *udata)
 {
-	struct siw_device *sdev = to_siw_dev(base->device);
+	struct siw_qp_dev *qdev = siw_dev_qp(base->device);
 	struct siw_qp *qp = to_siw_qp(base);
 	u32 qpn;
 	int rv;
@@ -274,7 +274,7 @@ int siw_create_qp(struct ib_qp *base, struct ib_qp_init_attr *attr,
 	rv = siw_qp_check_init(attr, &qp->sq.caps);
 	if (rv)
 		return rv;
-	if (atomic_inc_return(&sdev->nr_qp) > SIW_DEV_MAX_QP) {
+	if (atomic_inc_return(&qdev->nr_qp) > SIW_DEV_MAX_QP) {
 		rv = -ENOMEM;
 		goto err_count;
 	}
@@ -282,8 +282,8 @@ int siw_create_qp(struct ib_qp *base, struct ib_qp_init_attr *attr,
 	if (rv)
 		goto err_rings;
 	/* reserve the number; publish the QP only once it is complete */
-	rv = xa_alloc_cyclic_irq(&sdev->qp_xa, &qpn, NULL,
-				 XA_LIMIT(1, SIW_QPN_MAX), &sdev->qp_next,
+	rv = xa_alloc_cyclic_irq(&qdev->qp_xa, &qpn, NULL,
+				 XA_LIMIT(1, SIW_QPN_MAX), &qdev->qp_next,
 				 GFP_KERNEL);
 	if (rv < 0)
 		goto err_rings;
@@ -293,16 +293,16 @@ int siw_create_qp(struct ib_qp *base, struct ib_qp_init_attr *attr,
 		if (rv)
 			goto err_qpn;
 	}
-	xa_store_irq(&sdev->qp_xa, qpn, qp, GFP_KERNEL);
+	xa_store_irq(&qdev->qp_xa, qpn, qp, GFP_KERNEL);
 	siw_qp_report_caps(qp, &attr->cap);
 	return 0;
 
 err_qpn:
-	xa_erase_irq(&sdev->qp_xa, qpn);
+	xa_erase_irq(&qdev->qp_xa, qpn);
 err_rings:
 	siw_qp_free_rings(qp);
 err_count:
-	atomic_dec(&sdev->nr_qp);
+	atomic_dec(&qdev->nr_qp);
 	return rv;
 }
 
@@ -338,7 +338,7 @@ static void siw_qp_act(struct siw_qp *qp, enum siw_qp_state old,
 int siw_destroy_qp(struct ib_qp *base, struct ib_udata *udata)
 {
 	struct siw_qp *qp = to_siw_qp(base);
-	struct siw_device *sdev = qp->sdev;
+	struct siw_qp_dev *qdev = qp->qdev;
 	struct siw_qp_trans t = { .next = SIW_QP_ERROR,
 				  .actions = SIW_QP_ACT_ABORT };
 	enum siw_qp_state old;
@@ -353,12 +353,12 @@ int siw_destroy_qp(struct ib_qp *base, struct ib_udata *udata)
 	siw_qp_act(qp, old, &t);
 	mutex_unlock(&qp->modify_mutex);
 
-	xa_erase_irq(&sdev->qp_xa, base->qp_num);
+	xa_erase_irq(&qdev->qp_xa, base->qp_num);
 	siw_qp_put(qp);
 	wait_for_completion(&qp->freed);
 
 	siw_qp_free_rings(qp);
-	atomic_dec(&sdev->nr_qp);
+	atomic_dec(&qdev->nr_qp);
 	return 0;
 }
 
@@ -386,7 +386,7 @@ int siw_query_qp(struct ib_qp *base, struct ib_qp_attr *attr, int mask,
 	attr->max_dest_rd_atomic = qp->ird;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	attr->cur_qp_state = attr->qp_state;
-	attr->path_mtu = ib_mtu_int_to_enum(READ_ONCE(qp->sdev->mtu));
+	attr->path_mtu = ib_mtu_int_to_enum(READ_ONCE(qp->qdev->mtu));
 	attr->port_num = 1;
 	siw_qp_report_caps(qp, &attr->cap);
 

@@ -18,13 +18,48 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "siw_cq.h"
 #include "siw_wqe.h"
 
-struct siw_device;
 struct siw_cep;
+struct siw_mem_table;
+struct siw_stats;
+
+/**
+ * struct siw_qp_dev - the QP layer's part of a device
+ * @qp_xa: QP number to QP, for iw_get_qp; lookups, insertion and removal
+ *	under its own (irq-safe) lock
+ * @qp_next: cyclic allocation cursor of @qp_xa
+ * @nr_qp: live QPs, bounded by SIW_DEV_MAX_QP
+ * @nr_cq: live CQs, bounded by SIW_DEV_MAX_CQ
+ * @nr_srq: live SRQs, bounded by SIW_DEV_MAX_SRQ
+ * @mtu: last MTU seen on the device's netdev, kept by the device
+ *	(netdev notifier context); READ_ONCE() to read it
+ * @mem: the device's STag table
+ * @stats: the device's counters (siw_stats.h), per CPU
+ *
+ * Embedded in the device, which initializes it and hands it out through
+ * siw_dev_qp(); it lives as long as the device.
+ */
+struct siw_qp_dev {
+	struct xarray qp_xa;
+	u32 qp_next;
+	atomic_t nr_qp;
+	atomic_t nr_cq;
+	atomic_t nr_srq;
+	unsigned int mtu;
+	struct siw_mem_table *mem;
+	struct siw_stats __percpu *stats;
+};
+
+/*
+ * What the QP layer needs of a device, implemented by the device
+ * (siw_dev/siw_main.c): the QP layer's part of the device behind @ibdev.
+ */
+struct siw_qp_dev *siw_dev_qp(struct ib_device *ibdev);
 
 /* iWARP QP states (RDMAC verbs), with the IB states they answer to */
 enum siw_qp_state {
@@ -97,7 +132,7 @@ struct siw_srq {
  * struct siw_qp - a queue pair
  * @base: the RDMA core's QP; @base.qp_num is its index in the device's
  *	QP table
- * @sdev: the device
+ * @qdev: the QP layer's part of the device
  * @ref: one for the QP table, one per iw_add_ref and lookup
  * @freed: completed when @ref drops to zero; destroy waits for it
  * @modify_mutex: serializes state changes asked for by the consumer,
@@ -122,7 +157,7 @@ struct siw_srq {
  */
 struct siw_qp {
 	struct ib_qp base;
-	struct siw_device *sdev;
+	struct siw_qp_dev *qdev;
 	refcount_t ref;
 	struct completion freed;
 	struct mutex modify_mutex;	/* see @modify_mutex above */
@@ -170,7 +205,7 @@ int siw_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata);
 void siw_qp_get(struct siw_qp *qp);
 void siw_qp_put(struct siw_qp *qp);
-struct siw_qp *siw_qp_lookup(struct siw_device *sdev, u32 qpn);
+struct siw_qp *siw_qp_lookup(struct siw_qp_dev *qdev, u32 qpn);
 void siw_qp_event(struct siw_qp *qp, enum ib_event_type type);
 void siw_qp_enter_error(struct siw_qp *qp, enum ib_event_type event);
 bool siw_qp_set_state(struct siw_qp *qp, enum siw_qp_state from,

@@ -12,7 +12,6 @@
 #include <kunit/visibility.h>
 #include <linux/string.h>
 
-#include "siw_dev/siw_dev.h"
 #include "siw_qp.h"
 
 /* What every ring entry starts with (kernel, SQ and RQ layouts alike) */

@@ -6,8 +6,8 @@
  */
 #include <rdma/siw-abi.h>
 
-#include "siw_dev/siw_dev.h"
-#include "siw_dev/siw_limits.h"
+#include "siw_mem/siw_limits.h"
+#include "siw_mem/siw_umap.h"
 #include "siw_qp.h"
 
 static int siw_srq_reply(struct siw_srq *srq, struct ib_udata *udata)
@@ -36,7 +36,7 @@ static int siw_srq_reply(struct siw_srq *srq, struct ib_udata *udata)
 int siw_create_srq(struct ib_srq *base, struct ib_srq_init_attr *init,
 		   struct ib_udata *udata)
 {
-	struct siw_device *sdev = to_siw_dev(base->device);
+	struct siw_qp_dev *qdev = siw_dev_qp(base->device);
 	struct siw_srq *srq = to_siw_srq(base);
 	struct ib_srq_attr *attr = &init->attr;
 	size_t rqe;
@@ -51,7 +51,7 @@ int siw_create_srq(struct ib_srq *base, struct ib_srq_init_attr *init,
 	    attr->max_sge > srq->rq.caps.max_sge ||
 	    attr->srq_limit > attr->max_wr)
 		return -EINVAL;
-	if (atomic_inc_return(&sdev->nr_srq) > SIW_DEV_MAX_SRQ) {
+	if (atomic_inc_return(&qdev->nr_srq) > SIW_DEV_MAX_SRQ) {
 		rv = -ENOMEM;
 		goto err_count;
 	}
@@ -77,7 +77,7 @@ int siw_create_srq(struct ib_srq *base, struct ib_srq_init_attr *init,
 err_ring:
 	siw_ring_free(srq->rq.ring, srq->rq.mmap);
 err_count:
-	atomic_dec(&sdev->nr_srq);
+	atomic_dec(&qdev->nr_srq);
 	return rv;
 }
 
@@ -93,7 +93,7 @@ int siw_destroy_srq(struct ib_srq *base, struct ib_udata *udata)
 	struct siw_srq *srq = to_siw_srq(base);
 
 	siw_ring_free(srq->rq.ring, srq->rq.mmap);
-	atomic_dec(&to_siw_dev(base->device)->nr_srq);
+	atomic_dec(&siw_dev_qp(base->device)->nr_srq);
 	return 0;
 }
 

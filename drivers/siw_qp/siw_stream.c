@@ -16,7 +16,6 @@
 #include <linux/tcp.h>
 #include <net/tcp.h>
 
-#include "siw_dev/siw_dev.h"
 #include "siw_stream.h"
 #include "siw_compat.h"
 #include "siw_fault.h"

@@ -16,7 +16,8 @@
 #include <kunit/visibility.h>
 #include <net/tcp.h>
 
-#include "siw_dev/siw_dev.h"
+#include "siw_mem/siw_mem.h"
+#include "siw_stats.h"
 #include "siw_stream.h"
 #include "siw_trace.h"
 
@@ -45,7 +46,7 @@ static void siw_rx_unbind(struct siw_stream *s, enum ib_wc_status status,
 /* Every SGE of the receive work request must be locally writable */
 static int siw_rx_check_sgl(struct siw_stream *s, u32 *len)
 {
-	struct siw_device *sdev = s->qp->sdev;
+	struct siw_qp_dev *qdev = s->qp->qdev;
 	struct siw_wqe *w = &s->rx_wqe;
 	enum siw_mem_err err;
 	u64 total = 0;
@@ -54,7 +55,7 @@ static int siw_rx_check_sgl(struct siw_stream *s, u32 *len)
 	for (i = 0; i < w->num_sge; i++) {
 		if (!w->sge[i].length)
 			continue;
-		s->rx_mr[i] = siw_mr_get_local(sdev, s->qp->base.pd,
+		s->rx_mr[i] = siw_mr_get_local(qdev->mem, s->qp->base.pd,
 					       w->sge[i].lkey, w->sge[i].laddr,
 					       w->sge[i].length,
 					       IB_ACCESS_LOCAL_WRITE, &err);
@@ -218,7 +219,7 @@ static void siw_rx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
 	trace_siw_term_rx(s->qp->base.qp_num, rep->err, rep->layer,
 			  rep->etype, rep->ecode);
 	if (rep->layer < ARRAY_SIZE(stat))
-		siw_stats_add(s->qp->sdev->stats, stat[rep->layer], 1);
+		siw_stats_add(s->qp->qdev->stats, stat[rep->layer], 1);
 	spin_lock_irqsave(&s->lock, flags);
 	s->term_err = rep->err;
 	spin_unlock_irqrestore(&s->lock, flags);
@@ -240,7 +241,7 @@ static void siw_rx_send_done(struct siw_stream *s,
 		return;
 	/* RFC 5040 5.4: invalid before the completion is seen */
 	if (m->inval)
-		invalidated = !siw_mem_invalidate(s->qp->sdev, s->qp->base.pd,
+		invalidated = !siw_mem_invalidate(s->qp->qdev->mem, s->qp->base.pd,
 						  m->hdr->inval_stag, true);
 	siw_rx_unbind(s, IB_WC_SUCCESS, m->len, m->hdr->inval_stag,
 		      invalidated, op->flags & SIW_RDMAP_F_SOLICITED);
@@ -307,7 +308,7 @@ void siw_rx_start(struct siw_stream *s)
 	struct siw_engine_rx_cfg cfg = {
 		.ops = &siw_rx_ops,
 		.ctx = s,
-		.mem = { .ops = &siw_mem_ddp_ops, .ctx = s->qp->sdev },
+		.mem = { .ops = &siw_mem_ddp_ops, .ctx = s->qp->qdev->mem },
 		.pd = s->qp->base.pd,
 		.ird = s->ird,
 		.markers = s->conn.rx_markers,
@@ -324,10 +325,10 @@ static void siw_rx_count_error(struct siw_stream *s)
 {
 	switch (siw_engine_rx_error(&s->rx)) {
 	case SIW_DDP_ERR_LLP_CRC:
-		siw_stats_add(s->qp->sdev->stats, SIW_STAT_RX_CRC_ERRORS, 1);
+		siw_stats_add(s->qp->qdev->stats, SIW_STAT_RX_CRC_ERRORS, 1);
 		break;
 	case SIW_DDP_ERR_LLP_MARKER:
-		siw_stats_add(s->qp->sdev->stats, SIW_STAT_RX_MARKER_ERRORS, 1);
+		siw_stats_add(s->qp->qdev->stats, SIW_STAT_RX_MARKER_ERRORS, 1);
 		break;
 	default:
 		break;
@@ -367,7 +368,7 @@ static void siw_rx_stopped(struct siw_stream *s)
 /* One skb's worth of the stream went through the engine */
 static void siw_rx_count(struct siw_stream *s, u32 fpdus, unsigned int used)
 {
-	struct siw_stats __percpu *st = s->qp->sdev->stats;
+	struct siw_stats __percpu *st = s->qp->qdev->stats;
 
 	siw_stats_add(st, SIW_STAT_RX_OCTETS, used);
 	if (fpdus)

@@ -34,7 +34,8 @@
 #include <net/tcp.h>
 
 #include "siw_compat.h"
-#include "siw_dev/siw_dev.h"
+#include "siw_mem/siw_mem.h"
+#include "siw_stats.h"
 #include "siw_stream.h"
 #include "siw_fault.h"
 #include "siw_trace.h"
@@ -188,7 +189,7 @@ static bool siw_tx_retire(struct siw_stream *s)
 		s->sq_head++;
 		spin_unlock_irqrestore(&s->lock, flags);
 		if (r.inval && r.status == IB_WC_SUCCESS &&
-		    siw_mem_invalidate(qp->sdev, qp->base.pd, r.inval_stag,
+		    siw_mem_invalidate(qp->qdev->mem, qp->base.pd, r.inval_stag,
 				       false))
 			r.status = IB_WC_LOC_PROT_ERR;
 		siw_sq_complete(qp, r.status, r.bytes);
@@ -278,7 +279,7 @@ static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 	for (i = 0; i < w->num_sge; i++) {
 		if (!w->sge[i].length)
 			continue;
-		mr = siw_mr_get_local(s->qp->sdev, s->qp->base.pd,
+		mr = siw_mr_get_local(s->qp->qdev->mem, s->qp->base.pd,
 				      w->sge[i].lkey, w->sge[i].laddr,
 				      w->sge[i].length, access, &err);
 		if (!mr)
@@ -431,7 +432,7 @@ static enum ib_wc_status siw_tx_local_op(struct siw_stream *s)
 		rv = siw_mem_fastreg(to_siw_mr(w->mr), qp->base.pd, w->rkey,
 				     w->access);
 	else
-		rv = siw_mem_invalidate(qp->sdev, qp->base.pd, w->inval_stag,
+		rv = siw_mem_invalidate(qp->qdev->mem, qp->base.pd, w->inval_stag,
 					false);
 	return rv ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
 }
@@ -639,7 +640,7 @@ static void siw_tx_term_sent(struct siw_stream *s)
 
 	s->term_sent = true;
 	if (e->layer < ARRAY_SIZE(stat))
-		siw_stats_add(s->qp->sdev->stats, stat[e->layer], 1);
+		siw_stats_add(s->qp->qdev->stats, stat[e->layer], 1);
 	trace_siw_term_tx(s->qp->base.qp_num, s->tx_term_err, e->layer,
 			  e->etype, e->ecode);
 }
@@ -700,7 +701,7 @@ static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
 /* One call of siw_tx_push() handed TCP these octets */
 static void siw_tx_count_octets(struct siw_stream *s, u32 zc, u32 copied)
 {
-	struct siw_stats __percpu *st = s->qp->sdev->stats;
+	struct siw_stats __percpu *st = s->qp->qdev->stats;
 
 	siw_stats_add(st, SIW_STAT_TX_OCTETS, zc + copied);
 	if (zc)
@@ -786,7 +787,7 @@ static int siw_tx_push(struct siw_stream *s)
 		return rv;
 	if (s->tx_off < d->wire_len)
 		return -EAGAIN;
-	siw_stats_add(s->qp->sdev->stats, SIW_STAT_TX_FPDUS, 1);
+	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_FPDUS, 1);
 	return 0;
 }
 
@@ -797,7 +798,7 @@ static int siw_tx_push(struct siw_stream *s)
 static bool siw_tx_block(struct siw_stream *s)
 {
 	WRITE_ONCE(s->tx_blocked, true);
-	siw_stats_add(s->qp->sdev->stats, SIW_STAT_TX_STALLS, 1);
+	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_STALLS, 1);
 	/* pairs with the barrier of tcp_check_space() */
 	smp_mb();
 	return sk_stream_is_writeable(s->sock->sk);

@@ -16,7 +16,7 @@
 #include <rdma/siw-abi.h>
 
 #include "siw_ddp/siw_ddp.h"
-#include "siw_dev/siw_limits.h"
+#include "siw_mem/siw_limits.h"
 
 /* The ABI's entries are shared memory: their layout is fixed */
 static_assert(sizeof(struct siw_sge) == 16);

@@ -14,9 +14,9 @@
 #include <linux/vmalloc.h>
 #include <rdma/siw-abi.h>
 
-#include "siw_dev.h"
 #include "siw_compat.h"
 #include "siw_fault.h"
+#include "siw_umap.h"
 
 /**
  * struct siw_umap - an mmap entry and the ring behind it

@@ -28,7 +28,6 @@
 #include <rdma/ib_verbs.h>
 
 struct ib_dmah;
-struct siw_device;
 /* DDP's view of a region and the lookup it calls (siw_ddp/siw_ddp.h) */
 struct siw_ddp_mem_ops;
 struct siw_ddp_region;
@@ -56,7 +55,7 @@ enum siw_mr_kind {
  * @base: the RDMA core's MR; @base.lkey == @base.rkey == the STag
  *	given to the consumer (for fast-registration, the latest key the
  *	consumer chose)
- * @sdev: the device whose table holds @stag's index
+ * @table: the STag table that holds @stag's index
  * @ref: references: one for the table (until dereg_mr), one per lookup;
  *	the last one frees the description
  * @rcu: frees the MR after lookups that might still see it
@@ -83,7 +82,7 @@ enum siw_mr_kind {
  */
 struct siw_mr {
 	struct ib_mr base;
-	struct siw_device *sdev;
+	struct siw_mem_table *table;
 	refcount_t ref;
 	struct rcu_head rcu;
 	spinlock_t lock;	/* see @lock above */
@@ -148,16 +147,22 @@ static inline struct siw_mr *to_siw_mr(struct ib_mr *mr)
 	return container_of(mr, struct siw_mr, base);
 }
 
+/*
+ * What the memory layer needs of a device, implemented by the device
+ * (siw_dev/siw_main.c): the STag table of the device behind @ibdev.
+ */
+struct siw_mem_table *siw_dev_mem(struct ib_device *ibdev);
+
 /* siw_mem.c: the table */
 void siw_mem_table_init(struct siw_mem_table *t);
 void siw_mem_table_destroy(struct siw_mem_table *t);
 extern const struct siw_ddp_mem_ops siw_mem_ddp_ops;
-struct siw_mr *siw_mr_get(struct siw_device *sdev, u32 stag);
+struct siw_mr *siw_mr_get(struct siw_mem_table *t, u32 stag);
 void siw_mr_hold(struct siw_mr *mr);
 void siw_mr_put(struct siw_mr *mr);
 enum siw_mem_err siw_mr_check(const struct siw_ddp_region *r, const void *pd,
 			      u32 stag, u64 va, u32 len, u32 access);
-struct siw_mr *siw_mr_get_local(struct siw_device *sdev, struct ib_pd *pd,
+struct siw_mr *siw_mr_get_local(struct siw_mem_table *t, struct ib_pd *pd,
 				u32 lkey, u64 va, u32 len, u32 access,
 				enum siw_mem_err *err);
 int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
@@ -167,7 +172,7 @@ int siw_mr_get_page(struct siw_mr *mr, u32 stag, u64 va, u32 len,
 bool siw_mr_usable(struct siw_mr *mr, u32 stag);
 int siw_mr_pgidx(u64 base, u32 first_off, u8 shift, u64 va, u32 *idx,
 		 u32 *off);
-int siw_mem_invalidate(struct siw_device *sdev, const void *pd, u32 stag,
+int siw_mem_invalidate(struct siw_mem_table *t, const void *pd, u32 stag,
 		       bool remote);
 int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access);
 #if IS_ENABLED(CONFIG_KUNIT)

@@ -31,7 +31,6 @@
 
 #include "siw_compat.h"
 #include "siw_ddp/siw_ddp.h"
-#include "siw_dev.h"
 #include "siw_limits.h"
 #include "siw_mem.h"
 #include "siw_fault.h"
@@ -62,7 +61,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_table_destroy);
 
 /**
  * siw_mr_get() - find the region behind an STag's index
- * @sdev: the device
+ * @t: the STag table
  * @stag: an STag; only its index (upper 24 bits) is used
  *
  * The key is not compared: callers check the region they get, so that
@@ -71,7 +70,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_table_destroy);
  * Context: any; does not sleep.
  * Returns: the region with a reference taken, or NULL.
  */
-struct siw_mr *siw_mr_get(struct siw_device *sdev, u32 stag)
+struct siw_mr *siw_mr_get(struct siw_mem_table *t, u32 stag)
 {
 	u32 index = siw_stag_index(stag);
 	struct siw_mr *mr;
@@ -79,7 +78,7 @@ struct siw_mr *siw_mr_get(struct siw_device *sdev, u32 stag)
 	if (!index)
 		return NULL;
 	rcu_read_lock();
-	mr = xa_load(&sdev->mem.xa, index);
+	mr = xa_load(&t->xa, index);
 	if (mr && !refcount_inc_not_zero(&mr->ref))
 		mr = NULL;
 	rcu_read_unlock();
@@ -152,7 +151,7 @@ static void siw_mem_ddp_put(void *ctx, struct siw_ddp_region *r)
 	siw_mr_put(r->obj);
 }
 
-/* What the DDP layer's STag checks call; ctx is the struct siw_device */
+/* What the DDP layer's STag checks call; ctx is the struct siw_mem_table */
 const struct siw_ddp_mem_ops siw_mem_ddp_ops = {
 	.lookup = siw_mem_ddp_lookup,
 	.put = siw_mem_ddp_put,
@@ -194,7 +193,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_check);
 
 /**
  * siw_mr_get_local() - resolve an SGE's lkey for a local access
- * @sdev: the device
+ * @t: the STag table
  * @pd: the QP's PD
  * @lkey: the SGE's lkey
  * @va: the SGE's address
@@ -206,14 +205,14 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_check);
  * Returns: the region with a reference (drop it with siw_mr_put()), or
  * NULL with @err set.
  */
-struct siw_mr *siw_mr_get_local(struct siw_device *sdev, struct ib_pd *pd,
+struct siw_mr *siw_mr_get_local(struct siw_mem_table *t, struct ib_pd *pd,
 				u32 lkey, u64 va, u32 len, u32 access,
 				enum siw_mem_err *err)
 {
 	struct siw_ddp_region r;
 	struct siw_mr *mr;
 
-	mr = siw_mr_get(sdev, lkey);
+	mr = siw_mr_get(t, lkey);
 	if (!mr) {
 		*err = SIW_MEM_ERR_STAG;
 		return NULL;
@@ -428,7 +427,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_get_page);
 
 /**
  * siw_mem_invalidate() - invalidate a fast-registration STag
- * @sdev: the device
+ * @t: the STag table
  * @pd: the PD of the QP asking (a Local Invalidate, or a Send with
  *	Invalidate received)
  * @stag: the STag; its key counts only when @remote
@@ -443,14 +442,14 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_get_page);
  * the current one), -EACCES (another PD) or -EPERM (not a
  * fast-registration region).
  */
-int siw_mem_invalidate(struct siw_device *sdev, const void *pd, u32 stag,
+int siw_mem_invalidate(struct siw_mem_table *t, const void *pd, u32 stag,
 		       bool remote)
 {
 	unsigned long flags;
 	struct siw_mr *mr;
 	int rv = 0;
 
-	mr = siw_mr_get(sdev, stag);
+	mr = siw_mr_get(t, stag);
 	if (!mr)
 		return -ENOENT;
 	/*
@@ -522,10 +521,10 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_fastreg);
  */
 int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 {
-	struct siw_device *sdev = to_siw_dev(pd->device);
+	struct siw_mem_table *t = siw_dev_mem(pd->device);
 
-	if (atomic_inc_return(&sdev->mem.nr_pd) > SIW_DEV_MAX_PD) {
-		atomic_dec(&sdev->mem.nr_pd);
+	if (atomic_inc_return(&t->nr_pd) > SIW_DEV_MAX_PD) {
+		atomic_dec(&t->nr_pd);
 		return -ENOMEM;
 	}
 	return 0;
@@ -540,26 +539,26 @@ int siw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
  */
 int siw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 {
-	atomic_dec(&to_siw_dev(pd->device)->mem.nr_pd);
+	atomic_dec(&siw_dev_mem(pd->device)->nr_pd);
 	return 0;
 }
 
 static struct siw_mr *siw_mr_alloc(struct ib_pd *pd, enum siw_mr_kind kind,
 				   u32 access)
 {
-	struct siw_device *sdev = to_siw_dev(pd->device);
+	struct siw_mem_table *t = siw_dev_mem(pd->device);
 	struct siw_mr *mr;
 
-	if (atomic_inc_return(&sdev->mem.nr_mr) > SIW_DEV_MAX_MR) {
-		atomic_dec(&sdev->mem.nr_mr);
+	if (atomic_inc_return(&t->nr_mr) > SIW_DEV_MAX_MR) {
+		atomic_dec(&t->nr_mr);
 		return ERR_PTR(-ENOMEM);
 	}
 	mr = SIW_FAULT(kzalloc(sizeof(*mr), GFP_KERNEL));
 	if (!mr) {
-		atomic_dec(&sdev->mem.nr_mr);
+		atomic_dec(&t->nr_mr);
 		return ERR_PTR(-ENOMEM);
 	}
-	mr->sdev = sdev;
+	mr->table = t;
 	refcount_set(&mr->ref, 1);
 	spin_lock_init(&mr->lock);
 	mr->kind = kind;
@@ -584,13 +583,13 @@ static void siw_mr_destroy(struct siw_mr *mr)
 	if (mr->umem)
 		ib_umem_release(mr->umem);
 	mr->umem = NULL;
-	atomic_dec(&mr->sdev->mem.nr_mr);
+	atomic_dec(&mr->table->nr_mr);
 	siw_mr_put(mr);
 }
 
 /**
  * siw_mr_reserve() - give a region its STag, not yet findable
- * @mr: the region, its sdev set
+ * @mr: the region, its table set
  *
  * Reserves an index (cyclically: a freed index is not reused soon) and
  * draws a random key. Lookups find nothing at the index until
@@ -600,7 +599,7 @@ static void siw_mr_destroy(struct siw_mr *mr)
  */
 VISIBLE_IF_KUNIT int siw_mr_reserve(struct siw_mr *mr)
 {
-	struct siw_mem_table *t = &mr->sdev->mem;
+	struct siw_mem_table *t = mr->table;
 	u32 index;
 	int rv;
 
@@ -624,13 +623,13 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_reserve);
 VISIBLE_IF_KUNIT void siw_mr_store(struct siw_mr *mr)
 {
 	/* the index is reserved: storing allocates nothing */
-	xa_store(&mr->sdev->mem.xa, siw_stag_index(mr->stag), mr, GFP_KERNEL);
+	xa_store(&mr->table->xa, siw_stag_index(mr->stag), mr, GFP_KERNEL);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_store);
 
 /**
  * siw_mr_publish() - make a region findable by a new STag
- * @mr: the region, fully described, its sdev set
+ * @mr: the region, fully described, its table set
  *
  * Returns: 0, or -errno if the table is full.
  */
@@ -753,7 +752,7 @@ struct ib_mr *siw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
 	return &mr->base;
 
 err_unreserve:
-	xa_erase(&mr->sdev->mem.xa, siw_stag_index(mr->stag));
+	xa_erase(&mr->table->xa, siw_stag_index(mr->stag));
 err_free:
 	siw_mr_destroy(mr);
 	return ERR_PTR(rv);
@@ -851,7 +850,7 @@ int siw_dereg_mr(struct ib_mr *base, struct ib_udata *udata)
 {
 	struct siw_mr *mr = to_siw_mr(base);
 
-	xa_erase(&mr->sdev->mem.xa, siw_stag_index(mr->stag));
+	xa_erase(&mr->table->xa, siw_stag_index(mr->stag));
 	siw_mr_destroy(mr);
 	return 0;
 }
