@@ -6,7 +6,6 @@
 #define SIW_DEV_H
 
 #include <linux/netdevice.h>
-#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "siw_cm/siw_cm.h"
