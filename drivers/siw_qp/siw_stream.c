@@ -11,6 +11,7 @@
  * it is freed.
  */
 #include <kunit/visibility.h>
+#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
@@ -23,16 +24,27 @@
 
 static struct workqueue_struct *siw_tx_wq;
 
+static bool tx_unbound;
+module_param(tx_unbound, bool, 0444);
+MODULE_PARM_DESC(tx_unbound,
+		 "Run transmit work on any CPU rather than on the CPU that queued it (default N)");
+
 /**
  * siw_stream_init() - module load: the transmit workqueue
+ *
+ * By default the transmit work of a stream runs on the CPU that queued
+ * it (the poster's, or the receive path's); with tx_unbound on any CPU
+ * the scheduler picks, beside a poster that busy-polls its CQ.
  *
  * Returns: 0 or -ENOMEM.
  */
 int siw_stream_init(void)
 {
+	unsigned int where = tx_unbound ? WQ_UNBOUND : WQ_PERCPU;
+
 	/* NFS and iSER send from memory reclaim: the queue must make progress */
 	siw_tx_wq = alloc_workqueue("siw_tx",
-				    WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_PERCPU, 0);
+				    WQ_MEM_RECLAIM | WQ_HIGHPRI | where, 0);
 	return siw_tx_wq ? 0 : -ENOMEM;
 }
 

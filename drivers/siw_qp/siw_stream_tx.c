@@ -50,6 +50,12 @@
  */
 #define SIW_TX_DIRECT_BUDGET	4
 
+/*
+ * FPDUs of one message pushed under one hold of the socket's lock before
+ * TCP's backlog is processed
+ */
+#define SIW_TX_HOLD_FPDUS	16
+
 static bool tx_direct = true;
 module_param(tx_direct, bool, 0644);
 MODULE_PARM_DESC(tx_direct,
@@ -648,8 +654,6 @@ static void siw_tx_term_sent(struct siw_stream *s)
 /* The message's last FPDU is on the socket */
 static void siw_tx_msg_sent(struct siw_stream *s)
 {
-	struct sock *sk = s->sock->sk;
-
 	switch (s->tx_kind) {
 	case SIW_TX_WQE:
 		siw_tx_put_msg(s);
@@ -663,10 +667,8 @@ static void siw_tx_msg_sent(struct siw_stream *s)
 		}
 		break;
 	case SIW_TX_RRESP:
+		/* its IRD slot was freed with the socket held: siw_tx_run() */
 		siw_tx_put_msg(s);
-		lock_sock(sk);
-		siw_engine_rx_ird_put(&s->rx);
-		release_sock(sk);
 		break;
 	case SIW_TX_TERM:
 		siw_tx_term_sent(s);
@@ -719,10 +721,10 @@ static bool siw_tx_piece_zc(const struct siw_stream *s,
 }
 
 /*
- * Hand the rest of the FPDU to TCP under one hold of the socket's lock:
- * runs of copied pieces in one sendmsg each, pages by reference one at a
- * time. Returns 0 once all of it went, -EAGAIN if the send buffer
- * filled, or another -errno.
+ * Hand the rest of the FPDU to TCP, the socket's lock held: runs of
+ * copied pieces in one sendmsg each, pages by reference one at a time.
+ * Returns 0 once all of it went, -EAGAIN if the send buffer filled, or
+ * another -errno.
  */
 static int siw_tx_push(struct siw_stream *s)
 {
@@ -741,7 +743,7 @@ static int siw_tx_push(struct siw_stream *s)
 	while (i < d->n && skip >= d->piece[i].len)
 		skip -= d->piece[i++].len;
 
-	lock_sock(sk);
+	sock_owned_by_me(sk);
 	while (i < d->n) {
 		p = &d->piece[i];
 		if (siw_tx_piece_zc(s, p)) {
@@ -781,7 +783,6 @@ static int siw_tx_push(struct siw_stream *s)
 		if (rv < 0 || rv < total)
 			break;
 	}
-	release_sock(sk);
 	siw_tx_count_octets(s, zc, copied);
 	if (rv < 0 && rv != -EAGAIN)
 		return rv;
@@ -804,13 +805,37 @@ static bool siw_tx_block(struct siw_stream *s)
 	return sk_stream_is_writeable(s->sock->sk);
 }
 
-/* Cut the next FPDU of the message in progress, or start a message */
-static int siw_tx_next_fpdu(struct siw_stream *s)
+/*
+ * Take the socket's lock for a run of FPDUs, unless held already; *@held
+ * counts the FPDUs pushed under this hold, plus one (0: not held)
+ */
+static void siw_tx_sk_hold(struct siw_stream *s, unsigned int *held)
+{
+	if (*held)
+		return;
+	lock_sock(s->sock->sk);
+	*held = 1;
+}
+
+/* Let go of the socket: TCP processes what arrived meanwhile */
+static void siw_tx_sk_drop(struct siw_stream *s, unsigned int *held)
+{
+	if (*held)
+		release_sock(s->sock->sk);
+	*held = 0;
+}
+
+/*
+ * Cut the next FPDU of the message in progress, or start a message; a
+ * message starts with the socket let go (*@held, see siw_tx_sk_hold())
+ */
+static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held)
 {
 	int rv;
 
 	if (!siw_engine_tx_busy(&s->tx) ||
 	    (READ_ONCE(s->term_pending) && s->tx_kind != SIW_TX_TERM)) {
+		siw_tx_sk_drop(s, held);
 		rv = siw_tx_start(s);
 		if (rv <= 0)
 			return rv;
@@ -850,11 +875,27 @@ static void siw_tx_local_error(struct siw_stream *s, int rv)
 }
 
 /*
+ * The FPDU just pushed was not the message's last: the next one is cut
+ * and pushed without letting go of the socket, so a message costs one
+ * lock_sock() and not one per FPDU. Every SIW_TX_HOLD_FPDUS FPDUs TCP
+ * processes the acknowledgments that queued up meanwhile (they free
+ * send buffer space and release pages sent by reference).
+ */
+static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
+{
+	if (++*held > SIW_TX_HOLD_FPDUS) {
+		sk_flush_backlog(s->sock->sk);
+		*held = 1;
+	}
+}
+
+/*
  * Send up to @budget steps (a work request started, an FPDU cut or
  * pushed), @tx_mutex held; queue the work for what is left
  */
 static void siw_tx_run(struct siw_stream *s, int budget)
 {
+	unsigned int held = 0;
 	int rv = 0;
 
 	lockdep_assert_held(&s->tx_mutex);
@@ -864,7 +905,10 @@ static void siw_tx_run(struct siw_stream *s, int budget)
 		    s->tx_kind != SIW_TX_TERM)
 			break;
 		if (s->tx_fpdu) {
+			siw_tx_sk_hold(s, &held);
 			rv = siw_tx_push(s);
+			if (rv)
+				siw_tx_sk_drop(s, &held);
 			if (rv == -EAGAIN) {
 				if (siw_tx_retire(s))
 					siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC,
@@ -878,11 +922,25 @@ static void siw_tx_run(struct siw_stream *s, int budget)
 				return;
 			}
 			s->tx_fpdu = false;
-			if (s->txd.last)
+			if (s->txd.last) {
+				/*
+				 * A Read Response's IRD slot is free before any
+				 * octet that follows it in the peer's stream can
+				 * be received: the peer may post its next Read
+				 * Request as soon as this one arrives
+				 */
+				if (s->tx_kind == SIW_TX_RRESP)
+					siw_engine_rx_ird_put(&s->rx);
+				siw_tx_sk_drop(s, &held);
 				siw_tx_msg_sent(s);
+			} else {
+				siw_tx_sk_next(s, &held);
+			}
 			continue;
 		}
-		rv = siw_tx_next_fpdu(s);
+		rv = siw_tx_next_fpdu(s, &held);
+		if (rv <= 0)
+			siw_tx_sk_drop(s, &held);
 		if (rv < 0) {
 			siw_tx_local_error(s, rv);
 			return;
@@ -890,6 +948,7 @@ static void siw_tx_run(struct siw_stream *s, int budget)
 		if (!rv)
 			break;
 	}
+	siw_tx_sk_drop(s, &held);
 	if (siw_tx_retire(s))
 		siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC, NULL);
 	/* pairs with the poster's barrier: see entries posted meanwhile */
@@ -917,13 +976,17 @@ static void siw_tx_run(struct siw_stream *s, int budget)
  */
 void siw_tx_flush_term(struct siw_stream *s)
 {
-	int steps = 8;
+	unsigned int held = 0;
+	int steps = 8, rv;
 
 	lockdep_assert_held(&s->tx_mutex);
 	while (steps-- && (READ_ONCE(s->term_pending) ||
 			   s->tx_kind == SIW_TX_TERM)) {
 		if (s->tx_fpdu) {
-			if (siw_tx_push(s))
+			lock_sock(s->sock->sk);
+			rv = siw_tx_push(s);
+			release_sock(s->sock->sk);
+			if (rv)
 				return;
 			s->tx_fpdu = false;
 			if (s->tx_kind == SIW_TX_TERM && s->txd.last) {
@@ -932,7 +995,7 @@ void siw_tx_flush_term(struct siw_stream *s)
 			}
 			continue;
 		}
-		if (siw_tx_next_fpdu(s) <= 0)
+		if (siw_tx_next_fpdu(s, &held) <= 0)
 			return;
 	}
 }

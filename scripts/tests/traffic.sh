@@ -18,7 +18,9 @@
 # about 10 under emulation). TRAFFIC_PERF sets the perftest sizes
 # ("4096 65536"; "all" runs each tool once with -a, every power of two
 # from 2 B to 8 MiB) and TRAFFIC_PERF_ITERS its iterations (50; latency
-# tools twice as many). TRAFFIC_LOCAL=1 puts the client on siw_a too,
+# tools twice as many). TRAFFIC_RD_ITERS sets the iterations of the six
+# ib_read_bw runs with the transmit work on any CPU (1500; a module with
+# tx_unbound only). TRAFFIC_LOCAL=1 puts the client on siw_a too,
 # talking to its own address (loopback through a local address) instead
 # of across the pair. The logs of a failed check are kept in
 # $SIW_OUT/traffic/. perftest runs with traffic-cmsync.c preloaded,
@@ -39,6 +41,7 @@ COUNT=${TRAFFIC_COUNT:-20}
 SIZES=${TRAFFIC_SIZES:-"64 4096 65535"}
 PERF=${TRAFFIC_PERF:-"4096 65536"}
 ITERS=${TRAFFIC_PERF_ITERS:-50}
+RD_ITERS=${TRAFFIC_RD_ITERS:-1500}	# the Read Responses of the tx_unbound runs
 CLI_LIMIT=${TRAFFIC_TIMEOUT:-60}	# seconds a client may take
 SRV_LIMIT=$((CLI_LIMIT + 60))	# seconds a server may live
 REAP=10				# seconds a server may take after its client
@@ -230,6 +233,23 @@ for t in ib_write_lat ib_send_lat; do
 	port=$((port + 1))
 done
 down
+
+# Read Responses while the transmit work runs on another CPU than the
+# receive path (tx_unbound): the responder must free a Read Request's IRD
+# slot before the requester can see its last Read Response, or the
+# requester's next Read Request, sent at once, finds the IRD full (a
+# Terminate, "Invalid MSN - no buffer available"). Where the module has
+# no such parameter the work runs where it was queued, as before.
+if modinfo -p "$ko" 2>/dev/null | grep -q "^tx_unbound:"; then
+	up "${params[@]}" tx_unbound=Y
+	for i in 1 2 3 4 5 6; do
+		check "ib_read_bw -R 65536 B x$RD_ITERS, transmit work on any CPU ($i/6)" \
+			perf_run ib_read_bw 65536 "$RD_ITERS" $((7330 + i))
+	done
+	down
+else
+	t_skip "ib_read_bw, transmit work on any CPU: $what has no tx_unbound"
+fi
 
 # ucmatose's server sends first. RFC 5044 has the initiator send first;
 # a responder may do so only in the peer-to-peer model of RFC 6581, after
