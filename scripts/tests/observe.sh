@@ -183,12 +183,8 @@ tracing_on() {
 		echo 1 > "$tr/events/siw/enable" && echo 1 > "$tr/tracing_on"
 }
 
-trace_has() {
-	grep -E "$1" "$tr/trace" && return 0
-	echo "no \"$1\" in the trace; it holds:"
-	tail -n 20 "$tr/trace"
-	return 1
-}
+# trace_has REGEX: the trace holds a matching line
+trace_has() { log_has "$tr/trace" "$1" 20; }
 
 # One FPDU with a wrong CRC to an rping server on siw_a
 bad_crc() {
