@@ -3,6 +3,8 @@
 """Guest helper of observe.sh: a plain TCP peer of siw that provokes one
 event each of the device's counters is there to count.
 
+  observe-peer.py badcrc ADDR PORT       connect, then a Send whose CRC
+                                         is one bit off
   observe-peer.py badkey ADDR PORT       MPA Request with a wrong key
   observe-peer.py crc ADDR PORT          rev 1 Request asking for CRCs
   observe-peer.py term ADDR PORT LAYER   connect, then a Terminate of
@@ -17,7 +19,8 @@ is the peer of an rdma_cm client on one. Frames and FPDUs are built by
 hostile-peer.py's encoders. Each mode prints what it saw and exits 0 if
 siw answered as the RFCs say: a Reply with R set (badkey, crc), the end
 of the connection (term, after our Terminate), a Terminate and then the
-end (marker), the initiator's close after our reject (reject). Every
+end (badcrc, marker), the initiator's close after our reject (reject);
+the Terminate's triple is printed for the caller to judge. Every
 wait is bounded by LIMIT seconds (env OBSERVE_LIMIT, 30).
 """
 import importlib.util
@@ -127,6 +130,25 @@ def read_terminate(c):
     return True
 
 
+def badcrc(addr, port):
+    """A Send of 4 octets (QN 0, MSN 1) whose CRC32c has one bit
+    flipped: siw must stop the stream (RFC 5044 8)."""
+    c = established(addr, port)
+    if c is None:
+        return False
+    c.honest(c.wire(HP.untagged(HP.OP_SEND, 0, 1, 0, b"siw!"), crc="wrong"))
+    print("sent a Send whose CRC is wrong")
+    return answered(c)
+
+
+def answered(c):
+    """siw's Terminate, then the end of the connection."""
+    got = read_terminate(c)
+    how = ended(c)
+    print(f"connection ended: {how}")
+    return got and how != "still open"
+
+
 def marker(addr, port):
     """A Send long enough to hold a marker past its leading one; that
     marker points 8 octets off. Its CRC is right (over the markers)."""
@@ -141,10 +163,7 @@ def marker(addr, port):
     c.honest(c.wire(HP.untagged(HP.OP_SEND, 0, 1, 0, bytes(600)),
                     mark=mark))
     print("sent a Send whose second marker is wrong")
-    got = read_terminate(c)
-    how = ended(c)
-    print(f"connection ended: {how}")
-    return got and how != "still open"
+    return answered(c)
 
 
 def reject(addr, port):
@@ -171,6 +190,8 @@ def reject(addr, port):
 
 def main(argv):
     mode = argv[0] if argv else ""
+    if mode == "badcrc" and len(argv) == 3:
+        return badcrc(argv[1], argv[2])
     if mode == "badkey" and len(argv) == 3:
         return refused(argv[1], argv[2], b"MPA ID Req Fram!")
     if mode == "crc" and len(argv) == 3:

@@ -9,7 +9,7 @@
 # and ib_send_bw move a known number of octets. The counters must have
 # grown by at least what was sent, on the sender's side (tx) and the
 # receiver's (rx), with no error counted. Then a plain TCP client
-# (observe-badcrc.py) makes an MPA connection to an rping server on
+# (observe-peer.py) makes an MPA connection to an rping server on
 # siw_a and sends one FPDU with a wrong CRC: siw_a must count the CRC
 # error and the Terminate it sent (layer LLP), the client must get that
 # Terminate, and the trace must hold the stream's failure and the
@@ -60,15 +60,20 @@ stats() {
 # val FILE NAME: a counter's value in a file of stats()
 val() { awk -v n="$2" '$1 == n { print $2 }' "$1"; }
 
-# grew DEV NAME MIN: the counter NAME of DEV grew by at least MIN
-# between $work/DEV.0 and $work/DEV.1
+# grew DEV NAME MIN [MAX]: the counter NAME of DEV grew by at least
+# MIN (and at most MAX) between $work/DEV.0 and $work/DEV.1
 grew() {
-	local a b
+	local a b want="at least $3"
+	[ $# -lt 4 ] || want="$3 to $4"
 	a=$(val "$work/$1.0" "$2")
 	b=$(val "$work/$1.1" "$2")
-	echo "$1 $2: $a -> $b (+$((b - a)), at least $3 expected)"
-	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -ge "$3" ]
+	echo "$1 $2: $a -> $b (+$((b - a)), $want expected)"
+	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -ge "$3" ] &&
+		{ [ $# -lt 4 ] || [ $((b - a)) -le "$4" ]; }
 }
+
+# by DEV NAME N: the counter grew by exactly N
+by() { grew "$1" "$2" "$3" "$3"; }
 
 # same DEV NAME: the counter did not move
 same() {
@@ -192,16 +197,6 @@ tracing_on() {
 # trace_has REGEX: the trace holds a matching line
 trace_has() { log_has "$tr/trace" "$1" 20; }
 
-# by DEV NAME N: the counter NAME of DEV grew by exactly N between
-# $work/DEV.0 and $work/DEV.1
-by() {
-	local a b
-	a=$(val "$work/$1.0" "$2")
-	b=$(val "$work/$1.1" "$2")
-	echo "$1 $2: $a -> $b (+$((b - a)), $3 expected)"
-	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -eq "$3" ]
-}
-
 # to_rping PORT REAP MODE [ARG]: observe-peer.py MODE as the client of
 # an rping server on siw_a; the server gets REAP seconds to end after
 # (0 when the connection never reaches it)
@@ -286,20 +281,11 @@ stalled() {
 	return $rc
 }
 
-# One FPDU with a wrong CRC to an rping server on siw_a
+# One FPDU with a wrong CRC to an rping server on siw_a; RFC 5044 8:
+# an LLP (2) error of type MPA (0), code 2: CRC error
 bad_crc() {
-	local port=$1 rc
-
-	srv_start "$work/badcrc.srv" "$port" rping -s -a "$SIW_IP_A" -p "$port" ||
-		return 1
-	ns timeout -k 5 "$CLI_LIMIT" python3 "$here/observe-badcrc.py" \
-		"$SIW_IP_A" "$port" > "$work/badcrc.cli" 2>&1
-	rc=$?
-	cat "$work/badcrc.cli"
-	# the server's connection failed: it may end or wait; not judged
-	srv_reap 5 > /dev/null
-	# RFC 5044 8: an LLP (2) error of type MPA (0), code 2: CRC error
-	[ "$rc" = 0 ] && grep -q "layer 2 type 0 code 0x2$" "$work/badcrc.cli"
+	to_rping "$1" 5 badcrc &&
+		grep -q "layer 2 type 0 code 0x2$" "$work/peer.cli"
 }
 
 rm -rf "$work" && mkdir -p "$work"
@@ -370,7 +356,6 @@ check "trace: siw_qp_state to TERMINATE" \
 check "trace: siw_conn_setup, established" \
 	trace_has "siw_conn_setup: cep [0-9]+ \(responder\): established"
 echo 0 > "$tr/events/siw/enable"
-keep badcrc
 
 # What the traffic above never moves, each provoked on its own by a
 # plain TCP peer (observe-peer.py) and counted exactly
