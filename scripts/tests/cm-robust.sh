@@ -111,12 +111,7 @@ wait_line() {
 }
 
 # expect NAME REGEX: NAME's log has a line matching
-expect() {
-	grep -Eq "$2" "$work/$1.log" && return 0
-	echo "$1: no '$2' in its log:"
-	tail -n 5 "$work/$1.log"
-	return 1
-}
+expect() { log_has "$work/$1.log" "$2"; }
 
 # run NAME [ns] COMMAND...: a helper in the foreground; its exit status
 run() {

@@ -50,6 +50,15 @@ t_keep() {
 	return 0
 }
 
+# log_has FILE REGEX [N]: FILE has a line matching the extended REGEX;
+# prints the lines that match, or else the last N (5) lines of FILE
+log_has() {
+	grep -E "$2" "$1" && return 0
+	echo "no \"$2\" in $1; it ends with:"
+	tail -n "${3:-5}" "$1"
+	return 1
+}
+
 t_done() {
 	if [ "$fails" -ne 0 ]; then
 		echo "$fails check(s) failed"

