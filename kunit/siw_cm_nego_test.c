@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 
 #include "siw_cm_test.h"
+#include "siw_mpa/mpa_wire.h"
 
 #define W	SIW_MPA_RTR_F(SIW_MPA_RTR_WRITE)
 #define R	SIW_MPA_RTR_F(SIW_MPA_RTR_READ)

@@ -18,7 +18,7 @@
 #include <linux/string.h>
 #include "siw_compat.h"
 
-#include "siw_mpa/siw_mpa.h"
+#include "siw_mpa/mpa_wire.h"
 
 /* KUNIT_ARRAY_PARAM description: every case table has a ->name */
 #define MPA_CASE_DESC(type)						\

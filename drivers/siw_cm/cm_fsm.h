@@ -17,7 +17,7 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
-#include "siw_mpa/siw_mpa.h"
+#include "siw_mpa/siw_mpa_conn.h"
 
 /* Endpoint states; siw_cm_state_name() names them */
 enum siw_cm_state {

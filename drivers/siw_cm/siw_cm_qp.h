@@ -22,7 +22,7 @@
 
 #include <linux/types.h>
 
-#include "siw_mpa/siw_mpa.h"
+#include "siw_mpa/siw_mpa_conn.h"
 
 struct ib_qp;
 struct socket;

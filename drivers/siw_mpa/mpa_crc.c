@@ -31,7 +31,7 @@
 #include <linux/sysfs.h>
 
 #include "siw_compat.h"
-#include "siw_mpa.h"
+#include "mpa_wire.h"
 
 /* The Castagnoli polynomial, bit-reflected (RFC 3720 section 12.1) */
 #define SIW_CRC32C_POLY		0x82f63b78U

@@ -17,7 +17,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
-#include "siw_mpa.h"
+#include "mpa_wire.h"
 
 /**
  * struct siw_mpa_frame_stinfo - one row of the frame status table

@@ -16,7 +16,7 @@
 #include <linux/math.h>
 #include <linux/minmax.h>
 
-#include "siw_mpa.h"
+#include "mpa_wire.h"
 
 /**
  * siw_mpa_pad_len() - pad octets after a ULPDU

@@ -23,7 +23,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
-#include "siw_mpa.h"
+#include "mpa_wire.h"
 
 static const char * const siw_mpa_verdict_names[SIW_MPA_NUM_VERDICTS] = {
 	[SIW_MPA_ACCEPT]	= "accept",

@@ -27,7 +27,7 @@
 #include <linux/skbuff.h>
 #include <linux/string.h>
 
-#include "siw_mpa.h"
+#include "mpa_wire.h"
 
 static const char * const siw_mpa_rx_stage_names[SIW_MPA_RX_NUM_STAGES] = {
 	[SIW_MPA_RXS_HDR]	= "header",

@@ -8,7 +8,7 @@
 #include <linux/export.h>
 #include <linux/kernel.h>
 
-#include "siw_mpa.h"
+#include "mpa_wire.h"
 
 static const char * const siw_mpa_err_names[SIW_MPA_NUM_ERR] = {
 	[SIW_MPA_OK]		= "no error",

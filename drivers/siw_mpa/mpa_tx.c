@@ -22,7 +22,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
-#include "siw_mpa.h"
+#include "mpa_wire.h"
 
 /* Fields of one FPDU in stream order; private to this file */
 enum siw_mpa_tx_stage {

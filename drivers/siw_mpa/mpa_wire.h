@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Wire formats of MPA (RFC 5044 as updated by RFC 6581).
+ * Wire formats of MPA (RFC 5044 as updated by RFC 6581), private to
+ * drivers/siw_mpa (and its KUnit suites); the sizes other layers use are
+ * in siw_mpa.h (FPDUs) and siw_mpa_conn.h (connection setup).
  *
  * Bit 0 in the RFC figures is the most significant bit of the first
  * octet. Multi-octet integers are network byte order, with one
@@ -17,6 +19,7 @@
 #include <linux/types.h>
 #include <asm/byteorder.h>
 #include "siw_compat.h"
+#include "siw_mpa_conn.h"
 
 /*
  * FPDU (RFC 5044 section 4.1), markers not drawn:
@@ -25,21 +28,10 @@
  *  | ... ULPDU | PAD (0-3 octets of zero)                            |
  *  |                          CRC (32)                               |
  *
- * The whole FPDU is a multiple of 4 octets.
+ * The whole FPDU is a multiple of 4 octets. Its sizes (SIW_MPA_HDR_LEN,
+ * SIW_MPA_CRC_LEN, SIW_MPA_PAD_MAX, the largest ULPDU and FPDU, the
+ * marker period) are in siw_mpa.h, for the engine to size its buffers.
  */
-#define SIW_MPA_HDR_LEN		2
-#define SIW_MPA_CRC_LEN		4
-#define SIW_MPA_PAD_MAX		3
-/* Header and CRC: what an FPDU adds to its ULPDU besides pad and markers */
-#define SIW_MPA_FPDU_OVERHEAD	(SIW_MPA_HDR_LEN + SIW_MPA_CRC_LEN)
-
-/* Largest ULPDU DDP may hand to MPA (RFC 5044 section 3) */
-#define SIW_MPA_ULPDU_MAX	64768
-/* Smallest MULPDU MPA may report, whatever the EMSS (section 4.5) */
-#define SIW_MPA_MULPDU_MIN	128
-/* Largest FPDU a sender may build, markers not counted */
-#define SIW_MPA_FPDU_MAX	(SIW_MPA_ULPDU_MAX + SIW_MPA_FPDU_OVERHEAD + \
-				 SIW_MPA_PAD_MAX)
 
 /*
  * CRC field. The CRC32c of RFC 3720 (initial value all ones, reflected,
@@ -63,8 +55,6 @@ static_assert(sizeof(struct siw_mpa_crc_wire) == SIW_MPA_CRC_LEN);
  * is 0 when the marker sits right before an FPDU's header. Its two low
  * bits are reserved: sent as 0, treated as 0 on receive.
  */
-#define SIW_MPA_MARKER_LEN	4
-#define SIW_MPA_MARKER_PERIOD	512
 #define SIW_MPA_FPDUPTR_RSVD	0x0003
 
 struct siw_mpa_marker_wire {
@@ -72,14 +62,6 @@ struct siw_mpa_marker_wire {
 	__be16	fpduptr;
 } __packed;
 static_assert(sizeof(struct siw_mpa_marker_wire) == SIW_MPA_MARKER_LEN);
-
-/*
- * Most markers one FPDU can hold: a marker every 508 octets of FPDU,
- * counting one right before its header.
- */
-#define SIW_MPA_FPDU_MAX_MARKERS \
-	DIV_ROUND_UP(SIW_MPA_FPDU_MAX, \
-		     SIW_MPA_MARKER_PERIOD - SIW_MPA_MARKER_LEN)
 
 /*
  * MPA Request / Reply frame (RFC 5044 section 7.1.1, RFC 6581
@@ -91,7 +73,6 @@ static_assert(sizeof(struct siw_mpa_marker_wire) == SIW_MPA_MARKER_LEN);
 #define SIW_MPA_KEY_LEN		16
 #define SIW_MPA_KEY_REQ		"MPA ID Req Frame"
 #define SIW_MPA_KEY_REP		"MPA ID Rep Frame"
-#define SIW_MPA_PD_MAX		512
 
 #define SIW_MPA_RR_M		0x80	/* markers required by the sender */
 #define SIW_MPA_RR_C		0x40	/* CRC wanted by the sender */
@@ -99,16 +80,12 @@ static_assert(sizeof(struct siw_mpa_marker_wire) == SIW_MPA_MARKER_LEN);
 #define SIW_MPA_RR_S		0x10	/* rev 2: enhanced data leads the PD */
 #define SIW_MPA_RR_RES		0x0f	/* sent as 0, ignored on receive */
 
-#define SIW_MPA_REV_1		1
-#define SIW_MPA_REV_2		2
-
 struct siw_mpa_rr_wire {
 	u8	key[SIW_MPA_KEY_LEN];
 	u8	flags;
 	u8	rev;
 	__be16	pd_len;
 } __packed;
-#define SIW_MPA_RR_LEN		20
 static_assert(sizeof(struct siw_mpa_rr_wire) == SIW_MPA_RR_LEN);
 static_assert(sizeof(SIW_MPA_KEY_REQ) - 1 == SIW_MPA_KEY_LEN);
 static_assert(sizeof(SIW_MPA_KEY_REP) - 1 == SIW_MPA_KEY_LEN);
@@ -128,14 +105,11 @@ static_assert(sizeof(SIW_MPA_KEY_REP) - 1 == SIW_MPA_KEY_LEN);
 #define SIW_MPA_ENH_C		0x8000	/* in the ORD word */
 #define SIW_MPA_ENH_D		0x4000	/* in the ORD word */
 #define SIW_MPA_ENH_VAL		0x3fff
-#define SIW_MPA_IRD_ORD_ULP	0x3fff	/* "not negotiated, ULP's business" */
-#define SIW_MPA_IRD_ORD_MAX	0x3ffe	/* largest value that negotiates */
 
 struct siw_mpa_enh_wire {
 	__be16	ird;
 	__be16	ord;
 } __packed;
-#define SIW_MPA_ENH_LEN		4
 static_assert(sizeof(struct siw_mpa_enh_wire) == SIW_MPA_ENH_LEN);
 
 /* Accessors */
