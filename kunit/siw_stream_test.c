@@ -33,6 +33,7 @@
 #include <net/sock.h>
 
 #include "siw_dev/siw_dev.h"
+#include "siw_stats.h"
 #include "siw_qp/siw_stream.h"
 #include "siw_engine_test.h"
 
@@ -47,6 +48,7 @@
 #define ST_WAIT_MS	3000
 /* the MSS case: loopback's MTU lowered to ST_LOW_MTU, a Send of ST_MSG */
 #define ST_LOW_MTU	1500
+#define ST_BATCH_MTU	600
 #define ST_MSG		4000
 #define ST_SEND_WRID	0x5e4d000000000000ULL
 
@@ -658,6 +660,20 @@ static void st_peer_frames(struct kunit *test, struct st_fixture *f,
 	KUNIT_EXPECT_FALSE(test, p->bad);
 }
 
+/* Loopback's MTU goes down to @mtu (st_exit() restores it); the work sends */
+static void st_lower_mtu(struct kunit *test, struct st_fixture *f, int mtu)
+{
+	struct net_device *lo = init_net.loopback_dev;
+	int rv;
+
+	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	rtnl_lock();
+	f->lo_mtu = lo->mtu;
+	rv = dev_set_mtu(lo, mtu);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, rv, 0);
+}
+
 /*
  * The path MTU goes down under a connected stream: a Send posted after
  * it is cut into FPDUs that each fit a TCP segment of the new MSS
@@ -666,21 +682,15 @@ static void st_peer_frames(struct kunit *test, struct st_fixture *f,
  */
 static void stream_fpdu_follows_mss(struct kunit *test)
 {
-	struct net_device *lo = init_net.loopback_dev;
 	struct st_fixture *f = test->priv;
 	struct st_frames fr = { };
 	struct ib_wc wc;
 	u32 mss;
-	int rv, i;
+	int i;
 
 	/* the stream started with an MSS that takes the Send whole */
 	KUNIT_ASSERT_GT(test, f->s->tx.mulpdu, (u32)ST_MSG + 64);
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
-	rtnl_lock();
-	f->lo_mtu = lo->mtu;
-	rv = dev_set_mtu(lo, ST_LOW_MTU);
-	rtnl_unlock();
-	KUNIT_ASSERT_EQ(test, rv, 0);
+	st_lower_mtu(test, f, ST_LOW_MTU);
 
 	/* TCP takes the device's new MTU at its next send: a short one */
 	st_post_send(test, f, 64);
@@ -703,11 +713,49 @@ static void stream_fpdu_follows_mss(struct kunit *test)
 	}
 }
 
+/*
+ * A message of several FPDUs goes to TCP as one batch: the FPDUs are cut
+ * ahead, the framing octets of each kept while the engine frames the
+ * next, and all of them handed over together. The peer checks every
+ * FPDU (framing, CRC, the message); the FPDU counter counts each one.
+ */
+static void stream_tx_batch(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct st_frames fr = { };
+	u32 batch, sent;
+	struct ib_wc wc;
+	int i;
+
+	st_lower_mtu(test, f, ST_BATCH_MTU);
+
+	/* the short Send brings TCP to the new MSS before the long one */
+	st_post_send(test, f, 64);
+	st_post_send(test, f, ST_MSG);
+	st_peer_frames(test, f, &fr, 4 * ST_MSG);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+				    "Send %d did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+	mutex_lock(&f->s->tx_mutex);
+	batch = f->s->tx_nfpdu;
+	mutex_unlock(&f->s->tx_mutex);
+	sent = siw_stats_sum(f->sdev->stats, SIW_STAT_TX_FPDUS);
+	kunit_info(test, "the Send came in %u FPDUs, the last batch held %u",
+		   fr.nfpdu[1], batch);
+	KUNIT_EXPECT_GE(test, fr.nfpdu[1], 4U);
+	KUNIT_EXPECT_EQ_MSG(test, batch, fr.nfpdu[1],
+			    "the Send's FPDUs did not go to TCP as one batch");
+	KUNIT_EXPECT_EQ(test, sent, fr.nfpdu[0] + fr.nfpdu[1]);
+}
+
 static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_send_fits),
 	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
 	KUNIT_CASE_PARAM(stream_term_on_stop, st_term_gen_params),
 	KUNIT_CASE(stream_fpdu_follows_mss),
+	KUNIT_CASE(stream_tx_batch),
 	{}
 };
 

@@ -88,6 +88,7 @@ u64 siw_stats_sum(struct siw_stats __percpu *st, enum siw_stat i)
 		sum += READ_ONCE(per_cpu_ptr(st, cpu)->v[i]);
 	return sum;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_stats_sum);
 
 /**
  * siw_stats_alloc_port() - the core's alloc_hw_port_stats op

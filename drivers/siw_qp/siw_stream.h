@@ -21,6 +21,7 @@
 #ifndef SIW_STREAM_H
 #define SIW_STREAM_H
 
+#include <linux/bvec.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -37,6 +38,16 @@ struct siw_mr;
 
 /* Payload segments a QP starts with (1 MiB of 4 KiB pages and spare) */
 #define SIW_TX_SEGS		272
+
+/*
+ * FPDUs of one message cut ahead and handed to TCP together (one
+ * sendmsg for their copied octets): at most SIW_TX_BATCH_FPDUS, in at
+ * most SIW_TX_BATCH_PIECES pieces, their framing octets (all but the
+ * last FPDU's) in SIW_TX_FRAME_OCTETS
+ */
+#define SIW_TX_BATCH_FPDUS	16
+#define SIW_TX_BATCH_PIECES	(4 * SIW_ENGINE_TX_PIECES)
+#define SIW_TX_FRAME_OCTETS	1024
 
 /**
  * struct siw_orq_entry - one outbound Read Request awaiting its response
@@ -160,7 +171,14 @@ enum siw_tx_kind {
  * @seg_max: entries at @seg
  * @seg_page: the pages of @seg the stream holds a reference on
  * @seg_refs: entries at @seg_page
+ * @tx_nfpdu: FPDUs in @txd (siw_tx_run() cuts a batch of them)
+ * @tx_cut_err: a batch ended on this error of the engine: the message
+ *	fails once the FPDUs cut before it are sent
+ * @tx_frame_used: octets used at @tx_frame
  * @piece: the pieces of @txd
+ * @tx_bv: @piece as TCP takes it, for one sendmsg
+ * @tx_frame: framing octets of a batch's FPDUs but the last (the engine
+ *	reuses its own buffer for each FPDU)
  * @rx: the receive engine
  * @rx_wqe: the receive work request bound to the Send arriving
  * @rx_mr: regions of @rx_wqe's SGEs, referenced
@@ -232,7 +250,12 @@ struct siw_stream {
 	u32 seg_max;
 	struct page **seg_page;
 	u32 seg_refs;
-	struct siw_engine_seg piece[SIW_ENGINE_TX_PIECES];
+	u32 tx_nfpdu;
+	int tx_cut_err;
+	u32 tx_frame_used;
+	struct siw_engine_seg piece[SIW_TX_BATCH_PIECES];
+	struct bio_vec tx_bv[SIW_TX_BATCH_PIECES];
+	u8 tx_frame[SIW_TX_FRAME_OCTETS];
 
 	/* receive: under the socket's lock */
 	struct siw_engine_rx rx;

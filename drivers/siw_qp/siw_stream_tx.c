@@ -3,7 +3,8 @@
  * Transmit: the QP's TX work item picks the next message (the Terminate,
  * the RTR, a Read Response, the next send work request, in that order),
  * has the transmit engine (siw_fpdu_tx.c) cut it into FPDUs and hands
- * each FPDU's pieces to TCP in one sendmsg.
+ * them to TCP, up to tx_batch FPDUs of a message at a time, their copied
+ * pieces in one sendmsg.
  *
  * The socket is never waited for: a full send buffer ends the work item,
  * and the socket's write-space callback queues it again. Send work
@@ -61,6 +62,11 @@ module_param(tx_direct, bool, 0644);
 MODULE_PARM_DESC(tx_direct,
 		 "A process's doorbell sends the first FPDU of an idle QP itself instead of waking the transmit work (default Y)");
 
+static uint tx_batch = SIW_TX_BATCH_FPDUS;
+module_param(tx_batch, uint, 0644);
+MODULE_PARM_DESC(tx_batch,
+		 "FPDUs of a message cut ahead and handed to TCP in one sendmsg, 1 to 16 (default 16)");
+
 static bool zcopy_tx = true;
 module_param(zcopy_tx, bool, 0644);
 MODULE_PARM_DESC(zcopy_tx,
@@ -70,6 +76,25 @@ static uint zcopy_min = 16384;
 module_param(zcopy_min, uint, 0644);
 MODULE_PARM_DESC(zcopy_min,
 		 "Smallest message, in octets, sent without a copy (default 16384)");
+
+/*
+ * An FPDU at MTU 1500 puts under 1.5 KiB of a page between its framing
+ * octets: sent by reference, each is a fragment of its own and an skb
+ * (17 fragments) carries about 11 KiB instead of 64 KiB, which costs
+ * more than the copy saves (Documentation/datapath.rst)
+ */
+static uint zcopy_mss_min = PAGE_SIZE;
+module_param(zcopy_mss_min, uint, 0644);
+MODULE_PARM_DESC(zcopy_mss_min,
+		 "Smallest TCP MSS of the connection for sending without a copy (default a page; 0: any)");
+
+/* May a message of @len octets hand its pages to TCP by reference? */
+static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
+{
+	return READ_ONCE(zcopy_tx) && len >= READ_ONCE(zcopy_min) &&
+	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >=
+	       READ_ONCE(zcopy_mss_min);
+}
 
 /* Drop what the message in progress holds: its pages, its regions */
 static void siw_tx_put_msg(struct siw_stream *s)
@@ -99,6 +124,7 @@ void siw_tx_release(struct siw_stream *s)
 	siw_tx_put_msg(s);
 	s->tx_kind = SIW_TX_IDLE;
 	s->tx_fpdu = false;
+	s->tx_cut_err = 0;
 	spin_lock_irqsave(&s->lock, flags);
 	while (s->irq_get != s->irq_put) {
 		mr = s->irq[s->irq_get++ % s->ird].mr;
@@ -494,8 +520,8 @@ static int siw_tx_start_wqe(struct siw_stream *s)
 		break;
 	}
 	rv = siw_tx_wqe_sgl(s, &msg.sgl);
-	s->tx_zc = zcopy_tx && !(w->flags & SIW_WQE_INLINE) &&
-		   s->wqe_bytes >= zcopy_min;
+	s->tx_zc = !(w->flags & SIW_WQE_INLINE) &&
+		   siw_tx_zc_ok(s, s->wqe_bytes);
 	if (!rv)
 		rv = siw_engine_tx_msg(&s->tx, &msg);
 	if (rv) {
@@ -553,7 +579,7 @@ static int siw_tx_start_rresp(struct siw_stream *s)
 	msg.to = rr->sink_to;
 	msg.sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = n };
 	/* no completion waits for it: TCP's page references suffice */
-	s->tx_zc = zcopy_tx && rr->len >= zcopy_min;
+	s->tx_zc = siw_tx_zc_ok(s, rr->len);
 	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
 }
 
@@ -721,15 +747,15 @@ static bool siw_tx_piece_zc(const struct siw_stream *s,
 }
 
 /*
- * Hand the rest of the FPDU to TCP, the socket's lock held: runs of
- * copied pieces in one sendmsg each, pages by reference one at a time.
- * Returns 0 once all of it went, -EAGAIN if the send buffer filled, or
- * another -errno.
+ * Hand the rest of the FPDUs in @s->txd to TCP, the socket's lock held:
+ * runs of copied pieces in one sendmsg each, pages by reference one at
+ * a time. Returns 0 once all of it went, -EAGAIN if the send buffer
+ * filled, or another -errno.
  */
 static int siw_tx_push(struct siw_stream *s)
 {
 	const int base = MSG_DONTWAIT | MSG_NOSIGNAL;
-	struct bio_vec bv[SIW_ENGINE_TX_PIECES];
+	struct bio_vec *bv = s->tx_bv;
 	struct siw_engine_txd *d = &s->txd;
 	struct sock *sk = s->sock->sk;
 	const struct siw_engine_seg *p;
@@ -788,7 +814,7 @@ static int siw_tx_push(struct siw_stream *s)
 		return rv;
 	if (s->tx_off < d->wire_len)
 		return -EAGAIN;
-	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_FPDUS, 1);
+	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_FPDUS, s->tx_nfpdu);
 	return 0;
 }
 
@@ -825,14 +851,103 @@ static void siw_tx_sk_drop(struct siw_stream *s, unsigned int *held)
 	*held = 0;
 }
 
-/*
- * Cut the next FPDU of the message in progress, or start a message; a
- * message starts with the socket let go (*@held, see siw_tx_sk_hold())
- */
-static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held)
+/* The FPDU is cut from a Read Response's source: is it still granted? */
+static bool siw_tx_rresp_usable(const struct siw_stream *s)
 {
+	return s->tx_kind != SIW_TX_RRESP || !s->rresp.mr ||
+	       siw_mr_usable(s->rresp.mr, s->rresp.rr.src_stag);
+}
+
+/*
+ * Each FPDU fits the segment TCP sends now: a lower path MTU from ICMP
+ * changes mss_cache at once, a device's new MTU at TCP's next send, so
+ * the FPDU after that one follows it
+ */
+static void siw_tx_follow_mss(struct siw_stream *s)
+{
+	siw_engine_tx_set_emss(&s->tx,
+			       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache));
+}
+
+/*
+ * The engine frames the next FPDU in the buffer that holds the framing
+ * octets of the last one it cut (pieces from @first on): copy them to
+ * the batch's own buffer. Returns false if they do not fit.
+ */
+static bool siw_tx_keep_frame(struct siw_stream *s, unsigned int first)
+{
+	struct siw_engine_txd *d = &s->txd;
+	struct siw_engine_seg *p;
+	u32 need = 0;
+	unsigned int i;
+
+	for (i = first; i < d->n; i++)
+		if (d->piece[i].kind == SIW_ENGINE_SEG_OWN)
+			need += d->piece[i].len;
+	if (need > sizeof(s->tx_frame) - s->tx_frame_used)
+		return false;
+	for (i = first; i < d->n; i++) {
+		p = &d->piece[i];
+		if (p->kind != SIW_ENGINE_SEG_OWN)
+			continue;
+		memcpy(s->tx_frame + s->tx_frame_used, p->addr, p->len);
+		p->addr = s->tx_frame + s->tx_frame_used;
+		s->tx_frame_used += p->len;
+	}
+	return true;
+}
+
+/*
+ * Cut one more FPDU of the message into the batch in @s->txd, whose
+ * last FPDU starts at piece *@first. Returns true if it did. The batch
+ * ends with the message, with a Terminate due, with a Read Response's
+ * source revoked (the next FPDU fails on it), or when it is full; an
+ * error of the engine is kept for after the batch went out.
+ */
+static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
+{
+	struct siw_engine_txd *d = &s->txd;
+	struct siw_engine_txd more = {
+		.piece = d->piece + d->n,
+		.max = SIW_ENGINE_TX_PIECES,
+	};
 	int rv;
 
+	if (d->last || d->n + SIW_ENGINE_TX_PIECES > ARRAY_SIZE(s->piece) ||
+	    READ_ONCE(s->term_pending) || !siw_tx_rresp_usable(s) ||
+	    !siw_tx_keep_frame(s, *first))
+		return false;
+	siw_tx_follow_mss(s);
+	rv = siw_engine_tx_next(&s->tx, &more);
+	if (rv <= 0) {
+		s->tx_cut_err = rv ? rv : -EPROTO;
+		return false;
+	}
+	*first = d->n;
+	d->n += more.n;
+	d->wire_len += more.wire_len;
+	d->payload += more.payload;
+	d->last = more.last;
+	s->tx_nfpdu++;
+	return true;
+}
+
+/*
+ * Cut the next FPDUs of the message in progress, up to @batch of them,
+ * or start a message; a message starts with the socket let go (*@held,
+ * see siw_tx_sk_hold())
+ */
+static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held,
+			    unsigned int batch)
+{
+	unsigned int first = 0;
+	int rv = s->tx_cut_err;
+
+	/* the engine failed behind a batch, which went out meanwhile */
+	if (rv) {
+		s->tx_cut_err = 0;
+		return rv;
+	}
 	if (!siw_engine_tx_busy(&s->tx) ||
 	    (READ_ONCE(s->term_pending) && s->tx_kind != SIW_TX_TERM)) {
 		siw_tx_sk_drop(s, held);
@@ -843,23 +958,20 @@ static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held)
 			return 1;	/* a local operation: nothing to send */
 	}
 	/* each FPDU of a Read Response finds its source still granted */
-	if (s->tx_kind == SIW_TX_RRESP && s->rresp.mr &&
-	    !siw_mr_usable(s->rresp.mr, s->rresp.rr.src_stag))
+	if (!siw_tx_rresp_usable(s))
 		return siw_tx_rresp_revoked(s);
-	/*
-	 * Each FPDU fits the segment TCP sends now: a lower path MTU from
-	 * ICMP changes mss_cache at once, a device's new MTU at TCP's next
-	 * send, so the FPDU after that one follows it
-	 */
-	siw_engine_tx_set_emss(&s->tx,
-			       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache));
+	siw_tx_follow_mss(s);
 	s->txd.piece = s->piece;
-	s->txd.max = ARRAY_SIZE(s->piece);
+	s->txd.max = SIW_ENGINE_TX_PIECES;
 	rv = siw_engine_tx_next(&s->tx, &s->txd);
 	if (rv <= 0)
 		return rv ? rv : -EPROTO;
 	s->tx_off = 0;
 	s->tx_fpdu = true;
+	s->tx_nfpdu = 1;
+	s->tx_frame_used = 0;
+	while (s->tx_nfpdu < batch && siw_tx_cut_more(s, &first))
+		;
 	return 1;
 }
 
@@ -883,7 +995,8 @@ static void siw_tx_local_error(struct siw_stream *s, int rv)
  */
 static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
 {
-	if (++*held > SIW_TX_HOLD_FPDUS) {
+	*held += s->tx_nfpdu;
+	if (*held > SIW_TX_HOLD_FPDUS) {
 		sk_flush_backlog(s->sock->sk);
 		*held = 1;
 	}
@@ -891,9 +1004,10 @@ static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
 
 /*
  * Send up to @budget steps (a work request started, an FPDU cut or
- * pushed), @tx_mutex held; queue the work for what is left
+ * pushed), cutting up to @batch FPDUs at a time, @tx_mutex held; queue
+ * the work for what is left
  */
-static void siw_tx_run(struct siw_stream *s, int budget)
+static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch)
 {
 	unsigned int held = 0;
 	int rv = 0;
@@ -938,7 +1052,7 @@ static void siw_tx_run(struct siw_stream *s, int budget)
 			}
 			continue;
 		}
-		rv = siw_tx_next_fpdu(s, &held);
+		rv = siw_tx_next_fpdu(s, &held, batch);
 		if (rv <= 0)
 			siw_tx_sk_drop(s, &held);
 		if (rv < 0) {
@@ -947,6 +1061,9 @@ static void siw_tx_run(struct siw_stream *s, int budget)
 		}
 		if (!rv)
 			break;
+		/* a batch costs one step for each FPDU it holds */
+		if (s->tx_fpdu)
+			budget -= min_t(int, budget, s->tx_nfpdu - 1);
 	}
 	siw_tx_sk_drop(s, &held);
 	if (siw_tx_retire(s))
@@ -995,7 +1112,7 @@ void siw_tx_flush_term(struct siw_stream *s)
 			}
 			continue;
 		}
-		if (siw_tx_next_fpdu(s, &held) <= 0)
+		if (siw_tx_next_fpdu(s, &held, 1) <= 0)
 			return;
 	}
 }
@@ -1012,7 +1129,8 @@ void siw_tx_work(struct work_struct *w)
 	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
 
 	mutex_lock(&s->tx_mutex);
-	siw_tx_run(s, SIW_TX_BUDGET);
+	siw_tx_run(s, SIW_TX_BUDGET,
+		   clamp_t(uint, READ_ONCE(tx_batch), 1, SIW_TX_BATCH_FPDUS));
 	mutex_unlock(&s->tx_mutex);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
@@ -1032,7 +1150,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
 void siw_tx_direct(struct siw_stream *s)
 {
 	if (READ_ONCE(tx_direct) && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
-		siw_tx_run(s, SIW_TX_DIRECT_BUDGET);
+		siw_tx_run(s, SIW_TX_DIRECT_BUDGET, 1);
 	else
 		siw_stream_kick(s);
 	/*
