@@ -142,6 +142,7 @@ struct siw_listener {
 	spinlock_t lock;	/* @pending, @dead, upcalls */
 	struct list_head pending;
 	bool dead;
+	bool ready;		/* @socks complete: the work may walk it */
 	int backlog;
 };
 

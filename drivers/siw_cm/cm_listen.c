@@ -113,9 +113,10 @@ static void siw_listener_work(struct work_struct *w)
 	 * A connection still in a listening socket's accept queue carries
 	 * our callback (see siw_lsock_child_reset()), so data it receives
 	 * queues this work even after destroy has cancelled it; destroy is
-	 * then freeing @socks.
+	 * then freeing @socks. Before create has listed all its sockets
+	 * (@ready), @socks may still grow: create runs the work once after.
 	 */
-	if (READ_ONCE(lsn->dead))
+	if (READ_ONCE(lsn->dead) || !smp_load_acquire(&lsn->ready))
 		goto out;
 	list_for_each_entry(ls, &lsn->socks, entry)
 		while (!READ_ONCE(lsn->dead) &&
@@ -325,6 +326,16 @@ int siw_listener_create(struct iw_cm_id *cm_id, int backlog)
 		goto err_close;
 	cm_id->add_ref(cm_id);
 	cm_id->provider_data = lsn;
+	/*
+	 * Each socket listened before its callback went in, and the work
+	 * does not walk @socks while sockets are still being added: a
+	 * connection that completed meanwhile woke nobody. One pass now
+	 * accepts it.
+	 */
+	smp_store_release(&lsn->ready, true);
+	kref_get(&lsn->ref);
+	if (!queue_work(siw_cm_wq, &lsn->work))
+		siw_listener_put(lsn);
 	return 0;
 
 err_close:
