@@ -160,6 +160,25 @@ listening() {
 		grep -q "state LISTEN .*src-addr [0-9.]*:$1 "
 }
 
+# cmsync_build: traffic-cmsync.c into $work/cmsync.so; without it,
+# perftest and rping run unsynchronized (see there)
+cmsync_build() {
+	# shellcheck disable=SC2154 # $work: the calling script's
+	gcc -shared -fPIC -O2 -o "$work/cmsync.so" \
+		"$(dirname "${BASH_SOURCE[0]}")/traffic-cmsync.c" -ldl ||
+		echo "note: traffic-cmsync.c does not build; perftest runs unsynchronized"
+}
+
+# cmsync_pre: set the array pre to the command prefix that preloads
+# cmsync.so, with no listen counted yet; empty if it did not build
+cmsync_pre() {
+	pre=()
+	[ -f "$work/cmsync.so" ] || return 0
+	rm -f "$work/listening"
+	# shellcheck disable=SC2034 # the caller's
+	pre=(env LD_PRELOAD="$work/cmsync.so" TRAFFIC_CM_SYNC="$work/listening")
+}
+
 # srv_start LOG PORT COMMAND...: start a server here and wait until it
 # listens on PORT
 srv_start() {

@@ -30,7 +30,9 @@ SRV_LIMIT=120
 REAP=10
 PINGS=300		# rping pings while the QP attributes are read
 PING_SIZE=4096
-BW_SIZE=65536		# perftest message size, above zcopy_min
+# perftest message size, above zcopy_min; the module is loaded with
+# zcopy_mss_min=0, so that it goes by page reference at MTU 1500 too
+BW_SIZE=65536
 BW_ITERS=200
 
 COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
@@ -150,20 +152,27 @@ qp_mirror() {
 }
 
 # rping across the pair, in the background, while both ends' QP
-# attributes are read; every ping validated
+# attributes are read; every ping validated. The client holds its
+# connection, once established, until both are read (traffic-cmsync.c):
+# the pings alone take under a second.
 rping_observed() {
-	local port=$1 rc n cli
+	local port=$1 rc n cli pre
 
-	srv_start "$work/rping.srv" "$port" \
+	cmsync_pre
+	srv_start "$work/rping.srv" "$port" "${pre[@]}" \
 		rping -s -a "$SIW_IP_A" -p "$port" -V -C "$PINGS" -S "$PING_SIZE" ||
 		return 1
-	ns timeout -k 5 "$CLI_LIMIT" rping -c -a "$SIW_IP_A" -p "$port" -V -v \
-		-C "$PINGS" -S "$PING_SIZE" > "$work/rping.cli" 2>&1 &
+	[ ${#pre[@]} = 0 ] || pre+=(TRAFFIC_CM_HOLD="$work/observed")
+	rm -f "$work/observed"
+	ns timeout -k 5 "$CLI_LIMIT" "${pre[@]}" rping -c -a "$SIW_IP_A" \
+		-p "$port" -V -v -C "$PINGS" -S "$PING_SIZE" \
+		> "$work/rping.cli" 2>&1 &
 	cli=$!
 	check "rdma res show qp -dd: siw_a's connected QP while rping runs" \
 		qp_attrs siw_a
 	check "rdma res show qp -dd: siw_b's connected QP while rping runs" \
 		qp_attrs siw_b
+	touch "$work/observed"
 	wait "$cli"
 	rc=$?
 	srv_reap || rc=1
@@ -172,14 +181,17 @@ rping_observed() {
 	[ "$rc" = 0 ] && [ "$n" = "$PINGS" ] || { keep rping; return 1; }
 }
 
-# perf TOOL PORT: BW_ITERS messages of BW_SIZE from siw_b to siw_a
+# perf TOOL PORT: BW_ITERS messages of BW_SIZE from siw_b to siw_a;
+# with traffic-cmsync.c preloaded (see traffic.sh) when it built
 perf() {
 	local tool=$1 port=$2 opts=(-R -F -n "$BW_ITERS" -s "$BW_SIZE" -p "$2")
+	local pre
 
-	srv_start "$work/$tool.srv" "$port" "$tool" -d siw_a "${opts[@]}" ||
-		return 1
-	ns timeout -k 5 "$CLI_LIMIT" "$tool" -d siw_b "${opts[@]}" "$SIW_IP_A" \
-		> "$work/$tool.cli" 2>&1 && srv_reap &&
+	cmsync_pre
+	srv_start "$work/$tool.srv" "$port" "${pre[@]}" "$tool" -d siw_a \
+		"${opts[@]}" || return 1
+	ns timeout -k 5 "$CLI_LIMIT" "${pre[@]}" "$tool" -d siw_b "${opts[@]}" \
+		"$SIW_IP_A" > "$work/$tool.cli" 2>&1 && srv_reap &&
 		awk -v s="$BW_SIZE" -v n="$BW_ITERS" '$1 == s && $2 == n' \
 			"$work/$tool.cli" | grep -q . && return 0
 	srv_reap 0
@@ -301,8 +313,9 @@ bad_crc() {
 }
 
 rm -rf "$work" && mkdir -p "$work"
+cmsync_build
 check "module file exists" test -f "$SIW_KO"
-check "load the module" load_siw "$SIW_KO"
+check "load the module" load_siw "$SIW_KO" zcopy_mss_min=0
 check "rdma link add siw_a on $SIW_IF_A" \
 	rdma link add siw_a type siw netdev "$SIW_IF_A"
 check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
@@ -420,15 +433,18 @@ check "siw_b counters before sending into 4 KiB send buffers" \
 check "ib_write_bw -R $BW_ITERS x $BW_SIZE B, siw_b's tcp_wmem 4 KiB" \
 	stalled 18702
 check "siw_b counters after it" stats siw_b "$work/siw_b.1"
-# a 64 KiB message does not fit in 4 KiB: each waits for room once at
-# least, on 6.1 (1500 to 1800 stalls a run). Debian's 6.12 counted none
-# on 2026-11-25, its sockets' buffer at 4096 (ss) all the same: not
-# understood (issue 17 note), so only 6.1 is judged, and only when ss
-# saw the buffer held
+# a 64 KiB message does not fit in 4 KiB: on 6.1 with one sendmsg per
+# FPDU a run counted 1500 to 1800 stops; with batches of 16 FPDUs in one
+# sendmsg (fewer calls meet a full buffer; why so few, not looked into)
+# 96 for 200 messages on 2026-11-25: judged at a quarter of the
+# messages, which a counter that never counts fails all the same.
+# Debian's 6.12 counted none on 2026-11-25, its sockets' buffer at 4096
+# (ss) all the same: not understood (issue 17 note), so only 6.1 is
+# judged, and only when ss saw the buffer held
 if [[ "${SIW_KVER:-}" == 6.1.* ]] && [ -n "$stall_tb" ] &&
 	[ "$stall_tb" -le 8192 ]; then
-	check "siw_b tx_stalls: the transmit waited for room, each message" \
-		grew siw_b tx_stalls "$BW_ITERS"
+	check "siw_b tx_stalls: the transmit waited for room, every 4 messages" \
+		grew siw_b tx_stalls "$((BW_ITERS / 4))"
 else
 	grew siw_b tx_stalls "$BW_ITERS"
 	t_skip "siw_b tx_stalls on ${SIW_KVER:-?}, send buffer ${stall_tb:-not seen}: not judged"

@@ -24,12 +24,10 @@
 # talking to its own address (loopback through a local address) instead
 # of across the pair. The logs of a failed check are kept in
 # $SIW_OUT/traffic/. perftest runs with traffic-cmsync.c preloaded,
-# which holds the client's rdma_connect() until the server's
+# which holds the client's N-th rdma_connect() until the server's N-th
 # rdma_listen() returned.
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
-
-here=$(cd "$(dirname "$0")" && pwd)
 
 ko=${TRAFFIC_KO:-$SIW_KO}
 if [ "${1:-}" = --upstream ]; then
@@ -153,11 +151,7 @@ perf_run() {
 		opts+=(-s "$size")
 	fi
 
-	if [ -f "$work/cmsync.so" ]; then
-		rm -f "$work/listening"
-		pre=(env LD_PRELOAD="$work/cmsync.so"
-		     TRAFFIC_CM_SYNC="$work/listening")
-	fi
+	cmsync_pre
 	pair "$name" "$port" "${pre[@]}" "$tool" -d siw_a "${opts[@]}" -- \
 		"${pre[@]}" "$tool" -d "$CLI_DEV" "${opts[@]}" "$SIW_IP_A" ||
 		return 1
@@ -191,8 +185,7 @@ down() {
 }
 
 rm -rf "$work" && mkdir -p "$work"
-gcc -shared -fPIC -O2 -o "$work/cmsync.so" "$here/traffic-cmsync.c" -ldl ||
-	echo "note: traffic-cmsync.c does not build; perftest runs unsynchronized"
+cmsync_build
 echo "traffic: module: $what${params[*]:+, parameters: ${params[*]}}, $where"
 check "module file exists" test -f "$ko"
 up "${params[@]}"
