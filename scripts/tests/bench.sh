@@ -2,21 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Benchmark inside one guest (started by scripts/bench): ours with MPA CRC
-# off and on, upstream siw and plain TCP (iperf3), across the veth pair
-# (server here, client in $SIW_NS), at each MTU asked for. Reports, never
-# judges: the exit status says only whether the script itself worked.
+# off and on, upstream siw and plain TCP (iperf3), and NFS over ours
+# against NFS over TCP (fio), across the veth pair (server here, client in
+# $SIW_NS), at each MTU asked for. Reports, never judges: the exit status
+# says only whether the script itself worked.
 #
 #   bench.sh OURS_KO UPSTREAM_KO [KEY=VALUE...]
 #
 # The logs of a failed run go to $SIW_OUT/bench-fail/.
 #
 # Keys: ROUNDS (3), MTUS ("1500 9000"), SIZES ("4096 65536 1048576"),
-# WHO ("ours ours-crc upstream tcp"; also ours-queued: ours with
-# tx_direct=N), MIB (24: MiB moved by the short
-# RDMA bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (1000:
+# WHO ("ours ours-crc upstream tcp nfs"; also ours-queued: ours with
+# tx_direct=N; ours-zc: ours with zcopy_mss_min=0; nfs stands for nfs-rdma and nfs-tcp: NFS over ours, CRC
+# off, and over TCP; nfs-upstream: NFS over upstream siw), NFS (1; 0
+# leaves every NFS contender out), MIB (24: MiB moved by the short RDMA
+# bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (1000:
 # round trips of the short latency run), RATE (20000: 64-octet Sends of
-# the short message-rate run), PROBE (the CRC32c probe module to load
-# once first, scripts/bench-probe; none if empty).
+# the short message-rate run), NFS_MIB (256: the file fio works on, and
+# what the short sequential run moves), NFS_RAND_MIB (64: the part of it
+# the 4 KiB random reads cover, and what the short run reads), PROBE (the
+# CRC32c probe module to load once first, scripts/bench-probe; none if
+# empty).
 #
 # perftest's own figures come from the TSC, which emulation makes
 # unreliable, and a short run is mostly connection setup. So each
@@ -26,6 +32,9 @@
 # MTU, starting with a different one each round. One line a run:
 #
 #   bench: run ROUND MTU WHO TEST SIZE COUNT SECONDS
+#   bench: cpu ROUND MTU WHO TEST SIZE COUNT user=U nice=N system=S
+#          idle=I iowait=W irq=Q softirq=T steal=X (the guest's CPU ticks,
+#          all CPUs, while that run's client ran; the setup line has hz=)
 #   bench: fail ROUND MTU WHO TEST SIZE COUNT WHY
 #   bench: skip WHO WHY
 #   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
@@ -35,17 +44,21 @@
 . "$(dirname "$0")/guest-lib.sh"
 # shellcheck source=perf-lib.sh
 . "$(dirname "$0")/perf-lib.sh"
+# nfsd, and its ns(): nsenter, so that a mount made in $SIW_NS is ours too
+# shellcheck source=consumer-lib.sh
+. "$(dirname "$0")/consumer-lib.sh"
 
 OURS=${1:?ours}
 UPSTREAM=${2:?upstream}
 shift 2
 
 ROUNDS=3 MTUS="1500 9000" SIZES="4096 65536 1048576"
-WHO="ours ours-crc upstream tcp" MIB=24 TCP_MIB=192 LAT_ITERS=1000
-RATE=20000 PROBE=
+WHO="ours ours-crc upstream tcp nfs" MIB=24 TCP_MIB=192 LAT_ITERS=1000
+RATE=20000 PROBE='' NFS=1 NFS_MIB=256 NFS_RAND_MIB=64
 for kv in "$@"; do
 	case ${kv%%=*} in
-	ROUNDS|MTUS|SIZES|WHO|MIB|TCP_MIB|LAT_ITERS|RATE|PROBE) declare "$kv" ;;
+	ROUNDS|MTUS|SIZES|WHO|MIB|TCP_MIB|LAT_ITERS|RATE|PROBE|NFS|NFS_MIB|\
+	NFS_RAND_MIB) declare "$kv" ;;
 	*) echo "bench.sh: unknown setting $kv" >&2; exit 2 ;;
 	esac
 done
@@ -54,6 +67,10 @@ LAT_SIZE=64
 LIMIT=180		# seconds one client may take
 work=/tmp/bench
 port=18000
+NFS_VERS=4.2
+NFS_DEPTH=16		# fio's iodepth
+MNT=/mnt/siw-bench
+NFS_RPCBIND_PID='' NFS_MOUNTD_PID=''
 
 say() { echo "bench: $*"; }
 
@@ -73,8 +90,11 @@ measure() {
 		# a fresh port for every run: none meets the TIME_WAIT of
 		# the one before
 		port=$(( (port - 18000 + 1) % 2000 + 18000 ))
+		rm -f "$work/cpu"
 		if out=$("$@" "$size" "$c"); then
 			say "run $r $mtu $who $test $size $c $out"
+			[ ! -s "$work/cpu" ] ||
+				say "cpu $r $mtu $who $test $size $c $(cat "$work/cpu")"
 		else
 			say "fail $r $mtu $who $test $size $c $out"
 			keep_logs "$r-$mtu-$who-$test-$size-$c"
@@ -83,11 +103,15 @@ measure() {
 }
 
 # keep_logs NAME: both ends' logs of a failed run, in $SIW_OUT/bench-fail/
+# (for NFS, which has no server log of its own, the kernel's last lines)
 keep_logs() {
-	[ -n "${SIW_OUT:-}" ] || return 0
-	mkdir -p "$SIW_OUT/bench-fail" &&
-	cp "$work/srv.log" "$SIW_OUT/bench-fail/$1.srv" &&
-	cp "$work/cli.log" "$SIW_OUT/bench-fail/$1.cli"
+	local d=${SIW_OUT:-}/bench-fail
+	[ -n "${SIW_OUT:-}" ] && mkdir -p "$d" || return 0
+	cp "$work/cli.log" "$d/$1.cli"
+	case $1 in
+	*-nfs-*) dmesg | tail -n 40 > "$d/$1.dmesg" ;;
+	*) cp "$work/srv.log" "$d/$1.srv" ;;
+	esac
 }
 
 # bw_count SIZE MIB: iterations that move about MIB MiB, at least 8
@@ -124,6 +148,22 @@ crc_probe() {
 	rmmod siw_crcbench
 }
 
+# warm_up: one untimed perftest run (ours) and one iperf3 run, so that no
+# timed run pays for the guest's first start of the tools and their
+# libraries (without it, the first perftest run of a guest took longer
+# than its 3N partner: round 1's first contender lost its first test)
+warm_up() {
+	local out
+	port=$((port + 1))
+	if pair_up "$OURS" mpa_crc=off; then
+		out=$(one_perf ib_write_bw 65536 64) ||
+			say "note warm-up ib_write_bw: $out"
+	fi
+	pair_down
+	port=$((port + 1))
+	out=$(one_tcp 65536 64) || say "note warm-up iperf3: $out"
+}
+
 tcp_tests() {
 	local r=$1 s
 	for s in $SIZES; do
@@ -132,16 +172,110 @@ tcp_tests() {
 	done
 }
 
+# one_fio RW SIZE COUNT: fio from $SIW_NS on the NFS mount: COUNT I/Os of
+# SIZE octets (RW: fio's read, write or randread), iodepth $NFS_DEPTH,
+# O_DIRECT (the client's page cache stays out of it), within the first
+# NFS_MIB (sequential) or NFS_RAND_MIB (random) MiB of the file, going
+# round it again as often as COUNT asks; prints the client's seconds
+one_fio() {
+	local rw=$1 size=$2 count=$3 mib=$NFS_MIB col=6 kib
+
+	[ "$rw" = randread ] && mib=$NFS_RAND_MIB
+	[ "$rw" = write ] && col=47
+	if ! timed_client fio --name="$rw" --filename="$MNT/fio.dat" \
+		--rw="$rw" --bs="$size" --size="${mib}M" \
+		--io_size=$((size * count)) --ioengine=libaio \
+		--iodepth="$NFS_DEPTH" --direct=1 --fallocate=none \
+		--output-format=terse --terse-version=3; then
+		echo "fio failed: $(last_words)"
+		return 1
+	fi
+	# terse version 3: field 5 the error, 6 the KiB read, 47 written
+	kib=$(awk -F';' -v c="$col" '$1 == 3 && $5 == 0 { print $c }' \
+		"$work/cli.log")
+	if [ "$kib" != $((size * count / 1024)) ]; then
+		echo "fio moved ${kib:-no} KiB, not $((size * count / 1024))"
+		return 1
+	fi
+	echo "$t_secs"
+}
+
+# nfs_up OPTS XPRT: nfsd's export (a tmpfs with room for the file),
+# mounted on $MNT from $SIW_NS with OPTS over transport XPRT, and the
+# file fio works on written once, untimed (which also waits out nfsd's
+# grace period: no new open before it ends); else why not in $why
+nfs_up() {
+	why=
+	if ! nfs_server_up "$((NFS_MIB + 16))m" > "$work/nfsd.log" 2>&1; then
+		why="nfsd did not start: $(tail -n 1 "$work/nfsd.log")"
+		return 1
+	fi
+	mkdir -p "$MNT"
+	if ! ns timeout 120 mount -t nfs -o "$1" "$SIW_IP_A:/" "$MNT" \
+		2> "$work/cli.log"; then
+		why="mount -o $1: $(tail -n 1 "$work/cli.log")"
+		return 1
+	fi
+	if [ "$(nfs_xprt "$MNT")" != "$2" ]; then
+		why="the mount's transport is $(nfs_xprt "$MNT"), not $2"
+		return 1
+	fi
+	if ! ns timeout "$LIMIT" fio --name=layout --filename="$MNT/fio.dat" \
+		--rw=write --bs=1M --size="${NFS_MIB}M" --ioengine=libaio \
+		--iodepth="$NFS_DEPTH" --direct=1 --fallocate=none \
+		> "$work/cli.log" 2>&1; then
+		why="writing the file failed: $(last_words)"
+		return 1
+	fi
+}
+
+# nfs_down: unmount, and stop what nfs_up started, also when it stopped
+# half way (the export is mounted first)
+nfs_down() {
+	! mountpoint -q "$MNT" || timeout 120 umount "$MNT" ||
+		say "fail $r $mtu $who all - - umount"
+	! mountpoint -q "$NFS_EXPORT" || nfs_server_down > /dev/null 2>&1
+	NFS_RPCBIND_PID='' NFS_MOUNTD_PID=''
+}
+
+# nfs_contender ROUND WHO: fio on NFS over ours (nfs-rdma), upstream siw
+# (nfs-upstream) or TCP (nfs-tcp), client in $SIW_NS, nfsd here
+nfs_contender() {
+	local r=$1 who=$2 mopts="vers=$NFS_VERS,proto=rdma,port=$NFS_PORT"
+	local xprt=rdma
+
+	case $who in
+	nfs-rdma) pair_up "$OURS" mpa_crc=off ;;
+	nfs-upstream) pair_up "$UPSTREAM" ;;
+	nfs-tcp) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
+	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
+	if nfs_up "$mopts" "$xprt"; then
+		[ "$r" != 1 ] || say "note $mtu $who" \
+			"$(awk -v m="$MNT" '$2 == m { print $4 }' /proc/mounts)"
+		measure "$r" "$who" seq_read 1048576 "$NFS_MIB" one_fio read
+		measure "$r" "$who" seq_write 1048576 "$NFS_MIB" one_fio write
+		measure "$r" "$who" rand_read 4096 $((NFS_RAND_MIB * 256)) \
+			one_fio randread
+	else
+		say "fail $r $mtu $who all - - $why"
+		keep_logs "$r-$mtu-$who-setup"
+	fi
+	nfs_down
+	[ "$xprt" = tcp ] || pair_down
+}
 
 # contender ROUND WHO: one contender's full set of tests at $mtu
 contender() {
 	local r=$1 who=$2 crc
 	case $who in
 	tcp) tcp_tests "$r"; return ;;
+	nfs-*) nfs_contender "$r" "$who"; return ;;
 	ours) pair_up "$OURS" mpa_crc=off ;;
 	ours-crc) pair_up "$OURS" mpa_crc=required ;;
 	# a process's doorbell only wakes the transmit work (tx_direct=N)
 	ours-queued) pair_up "$OURS" mpa_crc=off tx_direct=N ;;
+	# payload by page reference at every MSS, MTU 1500 too
+	ours-zc) pair_up "$OURS" mpa_crc=off zcopy_mss_min=0 ;;
 	upstream) pair_up "$UPSTREAM" ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
 	crc=$(cat /sys/module/siw/parameters/mpa_crc 2>/dev/null)
@@ -158,13 +292,23 @@ rm -rf "$work" && mkdir -p "$work"
 perf_prepare
 modprobe -a ib_core iw_cm ib_uverbs rdma_ucm libcrc32c
 say "setup kernel=$(uname -r) cpus=$(nproc) rounds=$ROUNDS mtus=${MTUS// /,}" \
-	"sizes=${SIZES// /,} mib=$MIB tcp_mib=$TCP_MIB lat_iters=$LAT_ITERS rate=$RATE"
+	"sizes=${SIZES// /,} mib=$MIB tcp_mib=$TCP_MIB lat_iters=$LAT_ITERS rate=$RATE" \
+	"nfs_mib=$NFS_MIB nfs_rand_mib=$NFS_RAND_MIB nfs_vers=$NFS_VERS" \
+	"nfs_depth=$NFS_DEPTH hz=$(getconf CLK_TCK)"
 say "skip rxe Debian 6.1 rxe opens its UDP socket in the initial namespace" \
 	"only, so a device on the far end of the veth pair never hears" \
 	"its peer; the two-guest variant is not implemented"
 crc_probe
+warm_up
 
-read -ra who <<< "$WHO"
+who=()
+for w in $WHO; do
+	case $w in
+	nfs) [ "$NFS" = 0 ] || who+=(nfs-rdma nfs-tcp) ;;
+	nfs-*) [ "$NFS" = 0 ] || who+=("$w") ;;
+	*) who+=("$w") ;;
+	esac
+done
 for r in $(seq 1 "$ROUNDS"); do
 	for mtu in $MTUS; do
 		set_mtu "$mtu" || { say "fail $r $mtu all all - - mtu"; continue; }

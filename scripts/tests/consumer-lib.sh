@@ -59,12 +59,13 @@ rpc_wait() {
 	return 1
 }
 
-# nfs_server_up: nfsd in the initial namespace exporting a tmpfs on
-# NFS_EXPORT, listening for rdma on NFS_PORT
+# nfs_server_up [SIZE]: nfsd in the initial namespace exporting a tmpfs
+# of SIZE (mount's units; 256m) on NFS_EXPORT, listening for rdma on
+# NFS_PORT (and for tcp on 2049, nfsd's default)
 nfs_server_up() {
 	modprobe -a nfsd rpcrdma nfsv3 nfsv4 2>/dev/null
 	mkdir -p "$NFS_EXPORT" /var/lib/nfs/rpc_pipefs /run/rpcbind
-	mount -t tmpfs -o size=256m siw-nfs "$NFS_EXPORT" || return 1
+	mount -t tmpfs -o "size=${1:-256m}" siw-nfs "$NFS_EXPORT" || return 1
 	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
 	mountpoint -q /var/lib/nfs/rpc_pipefs ||
 		mount -t rpc_pipefs sunrpc /var/lib/nfs/rpc_pipefs

@@ -7,12 +7,8 @@
 # server runs here on siw_a, the client in $SIW_NS on siw_b.
 
 # perf_prepare: build traffic-cmsync.c, which holds a perftest client's
-# rdma_connect() until its server's rdma_listen() returned
-perf_prepare() {
-	gcc -shared -fPIC -O2 -o "$work/cmsync.so" \
-		"$(dirname "${BASH_SOURCE[0]}")/traffic-cmsync.c" -ldl ||
-		echo "note: traffic-cmsync.c does not build; perftest runs unsynchronized"
-}
+# N-th rdma_connect() until its server's N-th rdma_listen() returned
+perf_prepare() { cmsync_build; }
 
 # wait_tcp_listen PORT PID: poll until a TCP listener on PORT exists
 # here, or the server PID died
@@ -33,11 +29,46 @@ last_words() {
 		cut -c1-80
 }
 
+# cpu_delta BEFORE AFTER: the ticks (USER_HZ) all CPUs spent in each
+# state between two copies of /proc/stat's first line, as "user=U nice=N
+# system=S idle=I iowait=W irq=Q softirq=T steal=X"
+cpu_delta() {
+	local cpu_was cpu_now i cpu_out=()
+	local cpu_names=(user nice system idle iowait irq softirq steal)
+
+	read -ra cpu_was <<< "$1"
+	read -ra cpu_now <<< "$2"
+	for i in "${!cpu_names[@]}"; do
+		cpu_out+=("${cpu_names[i]}=$(( ${cpu_now[i + 1]:-0} - ${cpu_was[i + 1]:-0} ))")
+	done
+	echo "${cpu_out[*]}"
+}
+
+# timed_client CLIENT...: run CLIENT in $SIW_NS (at most $LIMIT seconds,
+# its output in $work/cli.log); sets t_secs to its wall time and writes
+# the CPU ticks of the whole guest meanwhile to $work/cpu (cpu_delta).
+# Its exit status is the client's.
+timed_client() {
+	local c0 c1 t0 t1 rc=0
+
+	rm -f "$work/cpu"
+	# read, a builtin: no fork between the samples and the clock
+	read -r c0 < /proc/stat
+	t0=$EPOCHREALTIME
+	ns timeout -k 5 "$LIMIT" "$@" > "$work/cli.log" 2>&1 || rc=$?
+	t1=$EPOCHREALTIME
+	read -r c1 < /proc/stat
+	t_secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }')
+	cpu_delta "$c0" "$c1" > "$work/cpu"
+	return $rc
+}
+
 # timed_pair SERVER... -- CLIENT...: start the server here, wait until it
-# listens on $port, run the client in $SIW_NS and print its wall time;
-# the server must end by itself soon after. Logs: $work/srv.log, cli.log
+# listens on $port, run the client in $SIW_NS (timed_client) and print
+# its wall time; the server must end by itself soon after. Logs:
+# $work/srv.log, cli.log
 timed_pair() {
-	local s=() pid t0 t1 rc=0
+	local s=() pid rc=0
 
 	while [ "$1" != -- ]; do s+=("$1"); shift; done
 	shift
@@ -47,9 +78,7 @@ timed_pair() {
 		echo "server did not listen"
 		rc=1
 	else
-		t0=$EPOCHREALTIME
-		ns timeout -k 5 "$LIMIT" "$@" > "$work/cli.log" 2>&1 || rc=$?
-		t1=$EPOCHREALTIME
+		timed_client "$@" || rc=$?
 		[ "$rc" = 0 ] || echo "client exited $rc: $(last_words)"
 	fi
 	for _ in $(seq 1 100); do
@@ -59,7 +88,7 @@ timed_pair() {
 	kill "$pid" 2>/dev/null && { [ "$rc" != 0 ] || echo "server did not end"; rc=1; }
 	wait "$pid" 2>/dev/null || { [ "$rc" != 0 ] || echo "server failed"; rc=1; }
 	[ "$rc" = 0 ] || return 1
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
+	echo "$t_secs"
 }
 
 # one_perf TOOL SIZE COUNT: one perftest run over rdma_cm, server on
@@ -68,11 +97,7 @@ one_perf() {
 	local tool=$1 size=$2 count=$3 secs pre=() opts
 
 	opts=(-R -F -s "$size" -n "$count" -p "$port")
-	if [ -f "$work/cmsync.so" ]; then
-		rm -f "$work/listening"
-		pre=(env LD_PRELOAD="$work/cmsync.so"
-		     TRAFFIC_CM_SYNC="$work/listening")
-	fi
+	cmsync_pre
 	secs=$(timed_pair "${pre[@]}" "$tool" -d siw_a "${opts[@]}" -- \
 		"${pre[@]}" "$tool" -d siw_b "${opts[@]}" "$SIW_IP_A") ||
 		{ echo "$secs"; return 1; }
