@@ -13,8 +13,9 @@
 #
 # Keys: ROUNDS (3), MTUS ("1500 9000"), SIZES ("4096 65536 1048576"),
 # WHO ("ours ours-crc upstream tcp nfs"; also ours-queued: ours with
-# tx_direct=N; ours-zc: ours with zcopy_mss_min=0; nfs stands for nfs-rdma and nfs-tcp: NFS over ours, CRC
-# off, and over TCP; nfs-upstream: NFS over upstream siw), NFS (1; 0
+# tx_direct=N; ours-zc: ours with zcopy_mss_min=0; nfs stands for
+# nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over TCP;
+# nfs-upstream: NFS over upstream siw), NFS (1; 0
 # leaves every NFS contender out), MIB (24: MiB moved by the short RDMA
 # bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (1000:
 # round trips of the short latency run), RATE (20000: 64-octet Sends of
