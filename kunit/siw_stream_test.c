@@ -696,6 +696,8 @@ static void stream_fpdu_follows_mss(struct kunit *test)
 	st_post_send(test, f, 64);
 	st_post_send(test, f, ST_MSG);
 	st_peer_frames(test, f, &fr, 4 * ST_MSG);
+	/* the work completes the Sends after their last octets went out */
+	flush_work(&f->s->tx_work);
 	mss = READ_ONCE(tcp_sk(f->ours->sk)->mss_cache);
 	kunit_info(test, "MSS now %u; the Send came in %u FPDUs of at most %u octets",
 		   mss, fr.nfpdu[1], fr.max[1]);
@@ -733,6 +735,8 @@ static void stream_tx_batch(struct kunit *test)
 	st_post_send(test, f, 64);
 	st_post_send(test, f, ST_MSG);
 	st_peer_frames(test, f, &fr, 4 * ST_MSG);
+	/* the work completes the Sends after their last octets went out */
+	flush_work(&f->s->tx_work);
 	for (i = 0; i < 2; i++) {
 		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
 				    "Send %d did not complete", i);
