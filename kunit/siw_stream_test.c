@@ -16,7 +16,8 @@
  * The stream's TX work item is one that does nothing: it stands for
  * transmit work that was queued but has not run yet, which is the
  * window the Terminate case needs. The MSS case puts the real one back
- * and posts Sends with the post_send verb.
+ * and posts Sends with the post_send verb; the doorbell case keeps the
+ * idle one, so that what the peer gets was sent by the doorbell.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -754,12 +755,45 @@ static void stream_tx_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sent, fr.nfpdu[0] + fr.nfpdu[1]);
 }
 
+/*
+ * A process's doorbell on an idle stream sends the whole message it
+ * starts, a Send of several FPDUs included, and completes it: nothing
+ * of it is left to the transmit work, which here never runs.
+ */
+static void stream_doorbell_sends_message(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct st_frames fr = { };
+	struct ib_wc wc;
+	int i;
+
+	st_lower_mtu(test, f, ST_BATCH_MTU);
+	/* the work does nothing: what reaches the peer, a doorbell sent */
+	INIT_WORK(&f->s->tx_work, st_tx_work_unrun);
+
+	/* the short Send brings TCP to the new MSS before the long one */
+	st_post_send(test, f, 64);
+	siw_qp_sq_send(f->qp);
+	st_post_send(test, f, ST_MSG);
+	siw_qp_sq_send(f->qp);
+	st_peer_frames(test, f, &fr, 4 * ST_MSG);
+	kunit_info(test, "the doorbell sent a Send of %u FPDUs", fr.nfpdu[1]);
+	KUNIT_EXPECT_GE(test, fr.nfpdu[1], 4U);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+				    "Send %d did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, ST_SEND_WRID + (i ? ST_MSG : 64));
+	}
+}
+
 static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_send_fits),
 	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
 	KUNIT_CASE_PARAM(stream_term_on_stop, st_term_gen_params),
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE(stream_tx_batch),
+	KUNIT_CASE(stream_doorbell_sends_message),
 	{}
 };
 

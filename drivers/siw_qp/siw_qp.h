@@ -255,7 +255,7 @@ void siw_qp_sq_kick(struct siw_qp *qp);
  * siw_qp_sq_send() - a process rang the doorbell of its QP in RTS
  * @qp: the QP
  *
- * Like siw_qp_sq_kick(), but an idle stream sends the first FPDU from
+ * Like siw_qp_sq_kick(), but an idle stream sends the next message from
  * the calling thread.
  *
  * Context: process (the doorbell's system call); no lock held. May sleep.

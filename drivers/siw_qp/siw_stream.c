@@ -498,6 +498,7 @@ void siw_qp_sq_send(struct siw_qp *qp)
 	if (s)
 		siw_tx_direct(s);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_sq_send);
 
 void siw_qp_engine_stop(struct siw_qp *qp)
 {

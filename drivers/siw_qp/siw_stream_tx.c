@@ -45,13 +45,6 @@
 #define SIW_TX_BUDGET	128
 
 /*
- * Steps a process's doorbell takes itself (siw_tx_direct()): start a
- * READ (a step that cuts nothing), cut and push the first FPDU, then
- * look for the next message
- */
-#define SIW_TX_DIRECT_BUDGET	4
-
-/*
  * FPDUs of one message pushed under one hold of the socket's lock before
  * TCP's backlog is processed
  */
@@ -60,7 +53,7 @@
 static bool tx_direct = true;
 module_param(tx_direct, bool, 0644);
 MODULE_PARM_DESC(tx_direct,
-		 "A process's doorbell sends the first FPDU of an idle QP itself instead of waking the transmit work (default Y)");
+		 "A process's doorbell sends the message it starts on an idle QP itself instead of waking the transmit work (default Y)");
 
 static uint tx_batch = SIW_TX_BATCH_FPDUS;
 module_param(tx_batch, uint, 0644);
@@ -1002,12 +995,20 @@ static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
 	}
 }
 
+/* FPDUs cut ahead at a time: the module parameter, within bounds */
+static unsigned int siw_tx_batch(void)
+{
+	return clamp_t(uint, READ_ONCE(tx_batch), 1, SIW_TX_BATCH_FPDUS);
+}
+
 /*
  * Send up to @budget steps (a work request started, an FPDU cut or
- * pushed), cutting up to @batch FPDUs at a time, @tx_mutex held; queue
- * the work for what is left
+ * pushed), cutting up to @batch FPDUs at a time, @tx_mutex held; stop
+ * after the first whole message if @one_msg; queue the work for what is
+ * left
  */
-static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch)
+static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
+		       bool one_msg)
 {
 	unsigned int held = 0;
 	int rv = 0;
@@ -1047,6 +1048,8 @@ static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch)
 					siw_engine_rx_ird_put(&s->rx);
 				siw_tx_sk_drop(s, &held);
 				siw_tx_msg_sent(s);
+				if (one_msg)
+					break;
 			} else {
 				siw_tx_sk_next(s, &held);
 			}
@@ -1129,8 +1132,7 @@ void siw_tx_work(struct work_struct *w)
 	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
 
 	mutex_lock(&s->tx_mutex);
-	siw_tx_run(s, SIW_TX_BUDGET,
-		   clamp_t(uint, READ_ONCE(tx_batch), 1, SIW_TX_BATCH_FPDUS));
+	siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), false);
 	mutex_unlock(&s->tx_mutex);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
@@ -1139,18 +1141,19 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
  * siw_tx_direct() - a process rang its doorbell: send from its thread
  * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_send()
  *
- * If the stream is idle, a message that fits one FPDU goes out without
- * waking the work item, which saves a context switch per message on
- * the latency path; the rest of a longer message, and further messages,
- * are left to the work, as is everything while a message is under way.
- * Releases @s->tx_mutex.
+ * If the stream is idle, the next message goes out from this thread, in
+ * batches like the work's, without waking the work item: that saves a
+ * context switch per message on the latency path and a hand-off in the
+ * middle of a message of a few FPDUs. The rest of a message longer than
+ * a run's budget, further messages, and everything while a message is
+ * under way are left to the work. Releases @s->tx_mutex.
  *
  * Context: process (a system call); no lock held but @s->tx_mutex.
  */
 void siw_tx_direct(struct siw_stream *s)
 {
 	if (READ_ONCE(tx_direct) && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
-		siw_tx_run(s, SIW_TX_DIRECT_BUDGET, 1);
+		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), true);
 	else
 		siw_stream_kick(s);
 	/*
