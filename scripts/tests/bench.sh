@@ -16,9 +16,9 @@
 # tx_direct=N; ours-zc: ours with zcopy_mss_min=0; nfs stands for
 # nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over TCP;
 # nfs-upstream: NFS over upstream siw), NFS (1; 0
-# leaves every NFS contender out), MIB (24: MiB moved by the short RDMA
-# bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (1000:
-# round trips of the short latency run), RATE (20000: 64-octet Sends of
+# leaves every NFS contender out), MIB (96: MiB moved by the short RDMA
+# bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (10000:
+# round trips of the short latency run), RATE (40000: 64-octet Sends of
 # the short message-rate run), NFS_MIB (256: the file fio works on, and
 # what the short sequential run moves), NFS_RAND_MIB (64: the part of it
 # the 4 KiB random reads cover, and what the short run reads), PROBE (the
@@ -54,8 +54,8 @@ UPSTREAM=${2:?upstream}
 shift 2
 
 ROUNDS=3 MTUS="1500 9000" SIZES="4096 65536 1048576"
-WHO="ours ours-crc upstream tcp nfs" MIB=24 TCP_MIB=192 LAT_ITERS=1000
-RATE=20000 PROBE='' NFS=1 NFS_MIB=256 NFS_RAND_MIB=64
+WHO="ours ours-crc upstream tcp nfs" MIB=96 TCP_MIB=192 LAT_ITERS=10000
+RATE=40000 PROBE='' NFS=1 NFS_MIB=256 NFS_RAND_MIB=64
 for kv in "$@"; do
 	case ${kv%%=*} in
 	ROUNDS|MTUS|SIZES|WHO|MIB|TCP_MIB|LAT_ITERS|RATE|PROBE|NFS|NFS_MIB|\
