@@ -18,6 +18,8 @@
 
 /* Live endpoints by id; the entry holds one reference */
 static DEFINE_XARRAY_ALLOC1(siw_cep_table);
+static u32 siw_cep_next_id;		/* xa_alloc_cyclic()'s cursor */
+static atomic_t siw_cep_serial;
 
 struct workqueue_struct *siw_cm_wq;
 
@@ -53,8 +55,9 @@ struct siw_cep *siw_cep_alloc(struct ib_device *ibdev, bool initiator)
 	siw_cm_dev_policy(ibdev, &pol);
 	siw_cm_fsm_init(&cep->fsm, initiator, &pol.mpa, &pol.tmo);
 	cep->nodelay = pol.nodelay;
-	if (xa_alloc(&siw_cep_table, &cep->id, cep, xa_limit_31b,
-		     GFP_KERNEL)) {
+	cep->serial = (u32)atomic_inc_return(&siw_cep_serial);
+	if (xa_alloc_cyclic(&siw_cep_table, &cep->id, cep, xa_limit_31b,
+			    &siw_cep_next_id, GFP_KERNEL) < 0) {
 		kfree(cep);
 		return NULL;
 	}
@@ -88,14 +91,14 @@ void siw_cep_put(struct siw_cep *cep)
 }
 
 /**
- * siw_cep_lookup() - the live endpoint with an id
- * @id: from cm_id->provider_data
+ * siw_cep_lookup() - the live endpoint at an index of the table
+ * @id: the index
  *
  * Context: any.
- * Returns: the endpoint with a reference for the caller, or NULL if it
- * is gone.
+ * Returns: the endpoint with a reference for the caller, or NULL if
+ * there is none.
  */
-struct siw_cep *siw_cep_lookup(u32 id)
+static struct siw_cep *siw_cep_lookup(u32 id)
 {
 	struct siw_cep *cep;
 
@@ -104,6 +107,46 @@ struct siw_cep *siw_cep_lookup(u32 id)
 	if (cep && !kref_get_unless_zero(&cep->ref))
 		cep = NULL;
 	rcu_read_unlock();
+	return cep;
+}
+
+/**
+ * siw_cep_handle() - what iw_cm keeps in a cm_id's provider_data
+ * @cep: the endpoint
+ *
+ * A connection can end while its request waits for the consumer, and
+ * its table index then goes to a new endpoint sooner or later (indexes
+ * are handed out in a cycle of 2^31); the consumer's late accept or
+ * reject must not reach that one. The handle carries the serial number
+ * too, in the upper half of a 64-bit pointer; a 32-bit kernel has only
+ * the cycle.
+ *
+ * Context: any.
+ * Returns: the handle; never NULL (indexes start at 1).
+ */
+void *siw_cep_handle(const struct siw_cep *cep)
+{
+	u64 h = (u64)cep->serial << 32 | cep->id;
+
+	return (void *)(uintptr_t)h;
+}
+
+/**
+ * siw_cep_from_handle() - the live endpoint a cm_id names
+ * @handle: from cm_id->provider_data, made by siw_cep_handle()
+ *
+ * Context: any.
+ * Returns: the endpoint with a reference for the caller, or NULL if it
+ * is gone (even when its index was given to another one since).
+ */
+struct siw_cep *siw_cep_from_handle(const void *handle)
+{
+	struct siw_cep *cep = siw_cep_lookup(lower_32_bits((uintptr_t)handle));
+
+	if (cep && siw_cep_handle(cep) != handle) {
+		siw_cep_put(cep);
+		cep = NULL;
+	}
 	return cep;
 }
 
@@ -246,7 +289,7 @@ static void siw_cep_a_up_request(struct siw_cep *cep,
 	struct iw_cm_event ev;
 
 	siw_cep_event(cep, &ev, IW_CM_EVENT_CONNECT_REQUEST, 0);
-	ev.provider_data = (void *)(uintptr_t)cep->id;
+	ev.provider_data = siw_cep_handle(cep);
 	/* listener gone, or iw_cm could not take it: nobody will decide */
 	if (!siw_listener_upcall(cep, &ev))
 		siw_cep_kick(cep, SIW_CEP_P_DESTROY);

@@ -48,7 +48,9 @@ enum siw_cep_pending {
  * struct siw_cep - a connection endpoint
  * @ref: see the file comment
  * @rcu: frees the endpoint after lookups under RCU are done
- * @id: index in the endpoint table; cm_id->provider_data for iw_cm
+ * @id: index in the endpoint table
+ * @serial: tells the endpoint from earlier ones that had the same @id
+ *	(see siw_cep_handle())
  * @lock: serialises everything below; taken by the work item, the timer
  *	and the consumer's calls. Never taken from softirq.
  * @fsm: the protocol state
@@ -80,6 +82,7 @@ struct siw_cep {
 	struct kref ref;
 	struct rcu_head rcu;
 	u32 id;
+	u32 serial;
 	struct mutex lock;	/* the endpoint: see @lock above */
 	struct siw_cm_fsm fsm;
 	struct ib_device *ibdev;
@@ -150,7 +153,8 @@ extern struct workqueue_struct *siw_cm_wq;
 
 /* cm_cep.c */
 struct siw_cep *siw_cep_alloc(struct ib_device *ibdev, bool initiator);
-struct siw_cep *siw_cep_lookup(u32 id);
+void *siw_cep_handle(const struct siw_cep *cep);
+struct siw_cep *siw_cep_from_handle(const void *handle);
 void siw_cep_get(struct siw_cep *cep);
 void siw_cep_put(struct siw_cep *cep);
 void siw_cep_kick(struct siw_cep *cep, enum siw_cep_pending what);

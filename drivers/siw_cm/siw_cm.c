@@ -70,12 +70,16 @@ static int siw_cm_connect(struct iw_cm_id *cm_id,
 	if (!cep)
 		return -ENOMEM;
 	mutex_lock(&cep->lock);
-	rv = siw_cm_connect_sock(cm_id, cep->nodelay, &sock);
+	/* the device's removal may have destroyed it since it was made */
+	if (cep->fsm.state != SIW_CM_IDLE)
+		rv = -ENODEV;
+	else
+		rv = siw_cm_connect_sock(cm_id, cep->nodelay, &sock);
 	if (!rv) {
 		siw_cep_sock_attach(cep, sock);
 		siw_cep_set_cm_id(cep, cm_id);
 		siw_cep_set_qp(cep, qp);
-		cm_id->provider_data = (void *)(uintptr_t)cep->id;
+		cm_id->provider_data = siw_cep_handle(cep);
 		rv = siw_cm_fsm_connect(&cep->fsm, param->ird, param->ord,
 					param->private_data,
 					param->private_data_len, &st);
@@ -94,9 +98,10 @@ static int siw_cm_connect(struct iw_cm_id *cm_id,
 static int siw_cm_accept(struct iw_cm_id *cm_id,
 			 struct iw_cm_conn_param *param)
 {
-	struct siw_cep *cep = siw_cep_lookup((uintptr_t)cm_id->provider_data);
+	struct siw_cep *cep = siw_cep_from_handle(cm_id->provider_data);
 	struct siw_cm_step st;
 	struct ib_qp *qp;
+	bool bound;
 	int rv;
 
 	if (!cep)
@@ -107,15 +112,19 @@ static int siw_cm_accept(struct iw_cm_id *cm_id,
 		return -EINVAL;
 	}
 	mutex_lock(&cep->lock);
-	if (cep->fsm.state == SIW_CM_REQ_RCVD) {
+	bound = cep->fsm.state == SIW_CM_REQ_RCVD;
+	if (bound) {
 		siw_cep_set_cm_id(cep, cm_id);
 		siw_cep_set_qp(cep, qp);
 	}
 	rv = siw_cm_fsm_accept(&cep->fsm, param->ird, param->ord,
 			       param->private_data, param->private_data_len,
 			       &st);
-	/* a failed accept gets no event: drop the ids before the actions */
-	if (rv)
+	/*
+	 * A failed accept gets no event: drop the ids before the actions.
+	 * Only the ones this call gave: any others are not the caller's.
+	 */
+	if (rv && bound)
 		siw_cep_release_ids(cep);
 	siw_cep_run(cep, &st, rv);
 	mutex_unlock(&cep->lock);
@@ -125,7 +134,7 @@ static int siw_cm_accept(struct iw_cm_id *cm_id,
 
 static int siw_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 plen)
 {
-	struct siw_cep *cep = siw_cep_lookup((uintptr_t)cm_id->provider_data);
+	struct siw_cep *cep = siw_cep_from_handle(cm_id->provider_data);
 	struct siw_cm_step st;
 	int rv;
 

@@ -25,8 +25,13 @@
  * TOTAL requests were dealt with. ON_REQUEST: "accept" (the default;
  * disconnect each once established; exit 0 when each was established
  * and disconnected), "destroy" (the
- * request's id is destroyed unaccepted, which makes iw_cm reject it) or
- * "hold" (never answered, until the process is killed).
+ * request's id is destroyed unaccepted, which makes iw_cm reject it),
+ * "hold" (never answered, until the process is killed) or "late" (the
+ * first request is held, with a QP, and only accepted when the next one
+ * arrives, after its connection died; that accept must fail; every
+ * later request is accepted as with "accept"; exit 0 when the late
+ * accept failed and each of the others was established and
+ * disconnected).
  *
  * Both print the count of each event seen and a "result:" line.
  */
@@ -61,6 +66,8 @@ struct run {
 	int removed;
 	int call_failed;
 	int events[RDMA_CM_EVENT_TIMEWAIT_EXIT + 1];
+	struct conn *held;	/* "late": the first request */
+	bool late_failed;	/* "late": its accept failed */
 };
 
 static void conn_free(struct conn *c)
@@ -190,11 +197,33 @@ static void client_event(struct run *r, struct rdma_cm_id *id,
 	}
 }
 
+/*
+ * "late": accept the held request now that its connection is gone and a
+ * new one came; the call must fail, and must not touch the new one
+ */
+static void server_late_accept(struct run *r)
+{
+	struct conn *c = r->held;
+
+	r->held = NULL;
+	if (rdma_accept(c->id, &conn_param)) {
+		printf("late accept: failed: %s\n", strerror(errno));
+		r->late_failed = true;
+		conn_end(r, c, &r->failed);
+		return;
+	}
+	printf("late accept: succeeded\n");
+	conn_end(r, c, &r->call_failed);
+}
+
 static void server_request(struct run *r, struct rdma_cm_id *id,
 			   const char *mode)
 {
+	bool late = !strcmp(mode, "late");
 	struct conn *c;
 
+	if (late && r->held)
+		server_late_accept(r);
 	if (!strcmp(mode, "hold")) {
 		printf("request %d\n", r->started + 1);
 		fflush(stdout);
@@ -217,6 +246,16 @@ static void server_request(struct run *r, struct rdma_cm_id *id,
 	id->context = c;
 	r->started++;
 	r->live++;
+	if (late && r->started == 1) {
+		if (conn_qp(c)) {
+			perror("server: QP");
+			conn_end(r, c, &r->call_failed);
+			return;
+		}
+		r->held = c;
+		printf("request 1\n");
+		return;
+	}
 	if (conn_qp(c) || rdma_accept(id, &conn_param)) {
 		perror("server: QP or rdma_accept");
 		conn_end(r, c, &r->call_failed);
@@ -245,7 +284,8 @@ static void server_event(struct run *r, struct rdma_cm_id *listen,
 		/* cm-robust.sh pulls a device out from here on */
 		if (r->established == 10)
 			printf("established 10\n");
-		if (!strcmp(mode, "accept") && rdma_disconnect(id))
+		if ((!strcmp(mode, "accept") || !strcmp(mode, "late")) &&
+		    rdma_disconnect(id))
 			perror("server: rdma_disconnect");
 		break;
 	default:
@@ -330,6 +370,9 @@ static int server(struct run *r, const char *mode)
 	if (!strcmp(mode, "accept"))
 		return !(r->established == r->total &&
 			 r->disconnected == r->total);
+	if (!strcmp(mode, "late"))
+		return !(r->late_failed && r->established == r->total - 1 &&
+			 r->disconnected == r->total - 1);
 	return r->done != r->total;
 }
 

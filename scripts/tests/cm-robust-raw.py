@@ -6,6 +6,8 @@ MPA setup, against an rdma_cm listener or connect on a siw device.
 As a client of our responder (ADDR PORT: an rdma_cm listener):
   silent ADDR PORT          connect, send nothing, wait for our close
   partial-rst ADDR PORT     half a Request, then a reset (SO_LINGER 0)
+  req-rst ADDR PORT FLAG    a whole Request; a reset once the file FLAG
+                            exists
   bad KIND ADDR PORT        a malformed Request; a Reject frame and our
                             close must follow. KIND: key (not an MPA key),
                             pdlen (PD_Length 513), rev0, rev3, repkey (a
@@ -31,6 +33,7 @@ import time
 LIMIT = float(os.environ.get("CM_ROBUST_LIMIT", "60"))
 REQ_KEY = b"MPA ID Req Frame"
 REP_KEY = b"MPA ID Rep Frame"
+F_CRC = 0x40
 F_REJECT = 0x20
 
 
@@ -74,6 +77,22 @@ def partial_rst(addr, port):
                     struct.pack("ii", 1, 0))
     sock.close()
     print("sent 10 octets of a Request, then a reset")
+    return True
+
+
+def req_rst(addr, port, flag):
+    sock = connect(addr, port)
+    sock.sendall(frame(REQ_KEY, flags=F_CRC))
+    deadline = time.monotonic() + LIMIT
+    while not os.path.exists(flag):
+        if time.monotonic() > deadline:
+            print(f"no {flag} within {LIMIT:.0f} s")
+            return False
+        time.sleep(0.1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                    struct.pack("ii", 1, 0))
+    sock.close()
+    print("sent a Request, then a reset")
     return True
 
 
@@ -151,7 +170,8 @@ def srv(kind, addr, port):
 
 
 def main(argv):
-    modes = {"silent": silent, "partial-rst": partial_rst, "bad": bad,
+    modes = {"silent": silent, "partial-rst": partial_rst,
+             "req-rst": req_rst, "bad": bad,
              "park": park, "srv": srv}
     if len(argv) < 2 or argv[1] not in modes:
         print(__doc__, file=sys.stderr)

@@ -16,7 +16,8 @@
 #     is reset.
 #  c. Consumers giving up during setup (cm-robust-cm.c): rdma_destroy_id
 #     right after rdma_connect, a process exiting with its connects under
-#     way, a responder destroying or abandoning requests unanswered.
+#     way, a responder destroying or abandoning requests unanswered, a
+#     responder accepting a request after its connection died.
 #  d. Devices and the netdev removed while connections are set up.
 #  e. CM_ROBUST_TOTAL connections (500; 100 on the debug kernel), up to
 #     CM_ROBUST_INFLIGHT (50; 20) at a time, each with a QP: connect,
@@ -320,6 +321,30 @@ req_abandoned() {
 	return $ok
 }
 
+# req_late: a request whose connection died before the server answered
+# it; the next connection may get the dead one's place in the endpoint
+# table (its initiator on siw_b does, while ids are reused at once). The
+# server's late accept of the first must fail and leave the new one
+# alone, which is set up and torn down.
+req_late() {
+	local ok=0 flag=$work/late.flag
+	rm -f "$flag"
+	server srv-late late 2 || return 1
+	bg raw-late ns "${raw[@]}" req-rst "$SIW_IP_A" "$port" "$flag"
+	wait_line srv-late "^request 1" || ok=1
+	touch "$flag"
+	reap raw-late || { ok=1; keep raw-late; }
+	# the reset reached siw_a and its endpoint went
+	no_sockets "$port" || ok=1
+	sleep 1
+	run cli-late ns "$tool" client "$SIW_IP_A" "$port" 1 1 || ok=1
+	server_ends srv-late || ok=1
+	expect srv-late "^late accept: failed" || ok=1
+	sed 's/^/srv-late: /' "$work/srv-late.log" | tail -n 3
+	clean "$port" || ok=1
+	return $ok
+}
+
 # d. Devices and the netdev removed during setup
 
 # removal COMMAND...: run it; it must end within 90 s (a removal stuck
@@ -441,6 +466,8 @@ check "c: responder destroys 5 requests unaccepted: 5 REJECTED" \
 	req_destroyed
 check "c: responder killed with 5 requests unanswered: 5 failed connects" \
 	req_abandoned
+check "c: late accept of a request whose connection died: fails, the next one is set up" \
+	req_late
 
 check "d: rdma link delete siw_a (responder) during connects" \
 	churn del-a rdma link delete siw_a
