@@ -209,10 +209,76 @@ static void siw_mpa_crc_table_matches_kernel(struct kunit *test)
 	}
 }
 
+/* The tables' copy (@table), or the one in use */
+static u32 crc_copy(bool table, u32 st, void *dst, const void *src, size_t len)
+{
+	return table ? siw_mpa_crc_table_copy(st, dst, src, len) :
+		       siw_mpa_crc_copy(st, dst, src, len);
+}
+
+/* One copy of @len octets from @src to @dst; false if it went wrong */
+static bool crc_copy_ok(bool table, u8 *dst, size_t room, const u8 *src,
+			size_t len)
+{
+	u32 st;
+
+	memset(dst - 1, 0xa5, room);
+	st = crc_copy(table, ~0U, dst, src, len);
+	return st == crc32c(~0U, src, len) && !memcmp(dst, src, len) &&
+	       dst[-1] == 0xa5 && dst[len] == 0xa5;
+}
+
+/*
+ * Copying with the CRC gives what a copy and a CRC pass over it give, in
+ * both implementations, at every alignment of either end, and writes
+ * nothing outside the copy
+ */
+static void siw_mpa_crc_copy_matches(struct kunit *test)
+{
+	static const size_t big[] = { 1448, 4096, 8948, 65536 + 17 };
+	size_t i, len, so, doff, room = CRC_BIG + 16;
+	u8 *src = kunit_kmalloc(test, CRC_BIG, GFP_KERNEL);
+	u8 *dst = kunit_kmalloc(test, room, GFP_KERNEL);
+	u32 x = 0x1d872b41, st, want;
+	int table;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	for (i = 0; i < CRC_BIG; i++) {
+		x = x * 1103515245 + 12345;
+		src[i] = x >> 23;
+	}
+	for (table = 0; table < 2; table++) {
+		for (so = 0; so < 8; so++)
+			for (doff = 1; doff < 9; doff += 3)
+				for (len = 0; len <= 100; len++)
+					if (!crc_copy_ok(table, dst + doff,
+							 room - doff, src + so,
+							 len))
+						KUNIT_FAIL(test, "table %d: %zu to %zu, %zu",
+							   table, so, doff, len);
+		for (i = 0; i < ARRAY_SIZE(big); i++) {
+			len = big[i];
+			memset(dst, 0xa5, room);
+			want = crc32c(~0U, src + 3, len);
+			/* in two pieces, as runs of one FPDU come */
+			st = crc_copy(table, ~0U, dst + 5, src + 3, len / 3);
+			st = crc_copy(table, st, dst + 5 + len / 3,
+				      src + 3 + len / 3, len - len / 3);
+			KUNIT_EXPECT_EQ_MSG(test, st, want, "table %d length %zu",
+					    table, len);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(dst + 5, src + 3, len), 0,
+					    "table %d length %zu", table, len);
+			KUNIT_EXPECT_EQ(test, dst[5 + len], 0xa5);
+		}
+	}
+}
+
 static struct kunit_case siw_mpa_crc_cases[] = {
 	KUNIT_CASE_PARAM(siw_mpa_crc_vector, crc_gen_params),
 	KUNIT_CASE_PARAM(siw_mpa_crc_table_vector, crc_gen_params),
 	KUNIT_CASE(siw_mpa_crc_table_matches_kernel),
+	KUNIT_CASE(siw_mpa_crc_copy_matches),
 	KUNIT_CASE(siw_mpa_crc_wire_order),
 	KUNIT_CASE(siw_mpa_crc_every_octet),
 	{}

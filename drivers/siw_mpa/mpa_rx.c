@@ -6,9 +6,11 @@
  * input in pieces of any size (one octet, a linear buffer, a page
  * fragment, a whole skb), keeps no pointer to it between calls and
  * reports, one event per call: the header of an FPDU, runs of its ULPDU
- * (pointers into the caller's input, CRC'd by the parser as it hands
- * them out, so that placing them is the only other pass over the data),
- * and the end of the FPDU once its CRC checked out.
+ * (pointers into the caller's input) and the end of the FPDU once its
+ * CRC checked out. The parser feeds the ULPDU runs to the CRC as it
+ * hands them out, or, once the caller asked for it
+ * (siw_mpa_rx_caller_sums()), leaves that to the caller, who copies and
+ * sums each run in one pass (siw_mpa_crc_copy()).
  *
  * Markers are taken out of the stream, fed to the CRC with the octets
  * around them, and checked: FPDUPTR must lead back to the header of the
@@ -79,6 +81,24 @@ void siw_mpa_rx_init(struct siw_mpa_rx *rx, bool markers, bool crc)
 	siw_mpa_rx_next_fpdu(rx);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_init);
+
+/**
+ * siw_mpa_rx_caller_sums() - the caller feeds the ULPDU runs to the CRC
+ * @rx: direction state, from siw_mpa_rx_init()
+ *
+ * From now on a SIW_MPA_EV_DATA event of an FPDU with a CRC carries
+ * @ev->crc, the FPDU's CRC state: the caller must feed every octet of
+ * the run into it, in order, before it parses on. The parser still sums
+ * everything else (header, markers, pad). Without this call the parser
+ * sums the runs itself and @ev->crc is NULL.
+ *
+ * Context: any; the caller serialises @rx.
+ */
+void siw_mpa_rx_caller_sums(struct siw_mpa_rx *rx)
+{
+	rx->caller_sums = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_caller_sums);
 
 /**
  * siw_mpa_rx_idle() - is the stream between two FPDUs?
@@ -197,7 +217,10 @@ static void siw_mpa_rx_data(struct siw_mpa_rx *rx, const u8 *p, u32 n,
 	ev->data = p;
 	ev->len = n;
 	ev->off = rx->off;
-	siw_mpa_rx_sum(rx, p, n);
+	if (rx->crc_on && rx->caller_sums)
+		ev->crc = &rx->crc;
+	else
+		siw_mpa_rx_sum(rx, p, n);
 	rx->off += n;
 	rx->pos += n;
 	if (rx->off == rx->ulpdu_len)
@@ -243,7 +266,7 @@ static bool siw_mpa_rx_step(struct siw_mpa_rx *rx, const u8 *p, size_t room,
  * Parses until something is to be reported or @buf is used up. The
  * caller calls again with the rest of @buf after every event. For
  * SIW_MPA_EV_DATA, @ev->data points into @buf and the parser has already
- * fed the run to the FPDU's CRC.
+ * fed the run to the FPDU's CRC, unless @ev->crc says the caller must.
  *
  * Context: any; does not allocate or sleep.
  * Returns: octets of @buf consumed (0 once the stream has failed).

@@ -113,6 +113,8 @@ const struct siw_mpa_rtr_info *siw_mpa_rtr_info(enum siw_mpa_rtr rtr);
 void siw_mpa_crc_init(void);
 u32 siw_mpa_crc_update(u32 state, const void *buf, size_t len);
 u32 siw_mpa_crc_table_update(u32 state, const void *buf, size_t len);
+u32 siw_mpa_crc_copy(u32 state, void *dst, const void *src, size_t len);
+u32 siw_mpa_crc_table_copy(u32 state, void *dst, const void *src, size_t len);
 u32 siw_mpa_crc32c(const void *buf, size_t len);
 
 /**
@@ -258,6 +260,9 @@ enum siw_mpa_ev {
  * @data: SIW_MPA_EV_DATA: the run, inside the caller's input buffer
  * @len: SIW_MPA_EV_DATA: octets in the run
  * @off: SIW_MPA_EV_DATA: offset of the run in the ULPDU
+ * @crc: SIW_MPA_EV_DATA: NULL if the parser fed the run to the FPDU's
+ *	CRC; else the CRC state the caller must feed every octet of the
+ *	run into, in order, before it parses on (siw_mpa_rx_caller_sums())
  * @fpdu_pos: stream offset of the FPDU's ULPDU Length field
  * @crc_rcvd: SIW_MPA_EV_FPDU and CRC errors: the CRC field as received
  * @crc_calc: SIW_MPA_EV_FPDU and CRC errors: the CRC computed
@@ -267,6 +272,7 @@ enum siw_mpa_ev {
  */
 struct siw_mpa_rx_ev {
 	const u8 *data;
+	u32 *crc;
 	u32 len;
 	u32 off;
 	u32 fpdu_pos;
@@ -292,6 +298,7 @@ struct siw_mpa_rx_ev {
  * @mlead: the current marker precedes an FPDU header (FPDUPTR 0)
  * @markers: the peer inserts markers (we set M in our frame)
  * @crc_on: check CRCs
+ * @caller_sums: with @crc_on, the caller feeds ULPDU runs to the CRC
  * @field: the ULPDU Length or CRC field being collected
  * @mark: the marker being collected
  *
@@ -311,11 +318,13 @@ struct siw_mpa_rx {
 	bool mlead;
 	bool markers;
 	bool crc_on;
+	bool caller_sums;
 	u8 field[SIW_MPA_CRC_LEN];
 	u8 mark[SIW_MPA_MARKER_LEN];
 };
 
 void siw_mpa_rx_init(struct siw_mpa_rx *rx, bool markers, bool crc);
+void siw_mpa_rx_caller_sums(struct siw_mpa_rx *rx);
 size_t siw_mpa_rx_parse(struct siw_mpa_rx *rx, const void *buf, size_t len,
 			struct siw_mpa_rx_ev *ev);
 bool siw_mpa_rx_idle(const struct siw_mpa_rx *rx);
