@@ -1116,6 +1116,12 @@ static void siw_engine_rx_good(struct kunit *test)
 	rx_run(test, s, p, &rx_whole, r);
 	KUNIT_EXPECT_EQ(test, r->used, s->w->len);
 	KUNIT_EXPECT_FALSE(test, r->stopped);
+	/*
+	 * One pass over the payload: with a CRC, the placement copy summed
+	 * every octet it placed, and as the CRC checked out, nothing summed
+	 * them a second time
+	 */
+	KUNIT_EXPECT_EQ(test, p->summed, s->crc ? c->placed : 0);
 	KUNIT_EXPECT_EQ_MSG(test, r->err, SIW_DDP_OK, "\"%s\"",
 			    siw_ddp_err_name(r->err));
 	KUNIT_EXPECT_FALSE(test, r->term_due);
@@ -2657,6 +2663,17 @@ static void siw_engine_rx_local_fault(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->nplace, 1U);
 	KUNIT_EXPECT_EQ(test, r->placed, 1U);
 	KUNIT_EXPECT_EQ(test, r->ndone, 0U);
+
+	/*
+	 * A copy that fails halfway summed half the run: the CRC still
+	 * checks out, and the local fault is what is reported
+	 */
+	p->place_short = true;
+	rx_run(test, s, p, &rx_whole, r);
+	KUNIT_EXPECT_EQ(test, p->summed, 20U);
+	KUNIT_EXPECT_EQ_MSG(test, r->err, SIW_DDP_ERR_RDMAP_CATASTROPHIC,
+			    "\"%s\"", siw_ddp_err_name(r->err));
+	KUNIT_EXPECT_EQ(test, r->used, s->stop_at);
 }
 
 /* A Read Response sent frees an IRD slot for the next Read Request */

@@ -63,6 +63,8 @@ struct eng_region {
  * @nbufs: receive buffers posted (all alike)
  * @nplace: placement calls
  * @placed: octets placed
+ * @summed: octets placed that the placement fed to the FPDU's CRC as it
+ *	copied them (the engine handed it a CRC state)
  * @bad: a placement outside its buffer, or a callback out of turn
  * @ndone: messages completed
  * @done: their last headers
@@ -81,6 +83,8 @@ struct eng_region {
  * @read_resp_err: what the fake ORQ says of a Read Response
  * @read_req_err: what the fake IRQ says of a Read Request
  * @place_err: what placement returns (a local fault)
+ * @place_short: a failing placement copies (and sums) only the first
+ *	half of its octets, as a copy that met an unbacked page would
  */
 struct eng_peer {
 	struct kunit *test;
@@ -91,6 +95,7 @@ struct eng_peer {
 	unsigned int nbufs;
 	unsigned int nplace;
 	u32 placed;
+	u32 summed;
 	bool bad;
 	unsigned int ndone;
 	struct siw_ddp_hdr done[ENG_MAX_DONE];
@@ -108,6 +113,7 @@ struct eng_peer {
 	enum siw_ddp_err read_resp_err;
 	enum siw_ddp_err read_req_err;
 	enum siw_ddp_err place_err;
+	bool place_short;
 };
 
 static inline u8 *eng_guarded(struct kunit *test, u32 size)
@@ -210,10 +216,25 @@ static inline int eng_recv_buf(void *ctx, const struct siw_ddp_hdr *h,
 	return 0;
 }
 
+/* Copy as the QP layer does: with the CRC in the same pass if asked */
+static inline void eng_copy(struct eng_peer *p, void *to, const void *data,
+			    u32 len, u32 *crc)
+{
+	if (p->place_err && p->place_short)
+		len /= 2;
+	if (crc) {
+		*crc = siw_mpa_crc_copy(*crc, to, data, len);
+		p->summed += len;
+	} else {
+		memcpy(to, data, len);
+	}
+	p->placed += len;
+}
+
 static inline enum siw_ddp_err eng_recv_place(void *ctx,
 					      const struct siw_ddp_hdr *h,
 					      u32 mo, const void *data,
-					      u32 len)
+					      u32 len, u32 *crc)
 {
 	struct eng_peer *p = ctx;
 
@@ -222,15 +243,14 @@ static inline enum siw_ddp_err eng_recv_place(void *ctx,
 		p->bad = true;
 		return SIW_DDP_ERR_RDMAP_CATA_STREAM;
 	}
-	memcpy(p->rbuf + mo, data, len);
-	p->placed += len;
+	eng_copy(p, p->rbuf + mo, data, len, crc);
 	return p->place_err;
 }
 
 static inline enum siw_ddp_err eng_tagged_place(void *ctx,
 						const struct siw_ddp_region *r,
 						u64 to, const void *data,
-						u32 len)
+						u32 len, u32 *crc)
 {
 	struct eng_region *g = r->obj;
 	struct eng_peer *p = ctx;
@@ -241,8 +261,7 @@ static inline enum siw_ddp_err eng_tagged_place(void *ctx,
 		p->bad = true;
 		return SIW_DDP_ERR_RDMAP_CATA_STREAM;
 	}
-	memcpy(g->mem + (to - r->base), data, len);
-	p->placed += len;
+	eng_copy(p, g->mem + (to - r->base), data, len, crc);
 	return p->place_err;
 }
 
@@ -328,6 +347,7 @@ static inline void eng_peer_reset(struct eng_peer *p, unsigned int nbufs)
 	p->nbufs = nbufs;
 	p->nplace = 0;
 	p->placed = 0;
+	p->summed = 0;
 	p->bad = false;
 	p->ndone = 0;
 	p->inval_stag = 0;

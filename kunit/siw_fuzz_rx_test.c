@@ -1231,7 +1231,8 @@ static int fz_recv_buf(void *ctx, const struct siw_ddp_hdr *h, u32 *len)
 }
 
 static enum siw_ddp_err fz_recv_place(void *ctx, const struct siw_ddp_hdr *h,
-				      u32 mo, const void *data, u32 len)
+				      u32 mo, const void *data, u32 len,
+				      u32 *crc)
 {
 	struct fz_run *r = ctx;
 
@@ -1240,12 +1241,13 @@ static enum siw_ddp_err fz_recv_place(void *ctx, const struct siw_ddp_hdr *h,
 		fz_bad(r, "untagged placement without a receive buffer");
 	if (h->tagged || h->qn != SIW_DDP_QN_SEND)
 		fz_bad(r, "untagged placement of no Send");
-	return eng_recv_place(r->p, h, mo, data, len);
+	return eng_recv_place(r->p, h, mo, data, len, crc);
 }
 
 static enum siw_ddp_err fz_tagged_place(void *ctx,
 					const struct siw_ddp_region *reg,
-					u64 to, const void *data, u32 len)
+					u64 to, const void *data, u32 len,
+					u32 *crc)
 {
 	struct fz_run *r = ctx;
 	const struct siw_ddp_hdr *h = &r->rx->h;
@@ -1272,7 +1274,7 @@ static enum siw_ddp_err fz_tagged_place(void *ctx,
 		fz_bad(r, "placement outside its region");
 	if (r->p->refs <= 0)
 		fz_bad(r, "placement without a reference on the region");
-	return eng_tagged_place(r->p, reg, to, data, len);
+	return eng_tagged_place(r->p, reg, to, data, len, crc);
 }
 
 static enum siw_ddp_err fz_read_resp(void *ctx, const struct siw_ddp_hdr *h,

@@ -249,10 +249,10 @@ static void revoke_place_new_key(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
 					      RV_ACCESS), 0);
 	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, old, RV_IOVA, data,
-					   sizeof(data)), -EACCES);
+					   sizeof(data), NULL), -EACCES);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, PAGE_SIZE, RV_FILL));
 	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA, data,
-					   sizeof(data)), 0);
+					   sizeof(data), NULL), 0);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, sizeof(data), 0xb2));
 }
 
@@ -369,7 +369,7 @@ static void revoke_dereg_held(struct kunit *test)
 	if (returned) {
 		KUNIT_EXPECT_FALSE(test, siw_mr_usable(held, f->stag));
 		KUNIT_EXPECT_EQ(test, siw_mr_place(held, f->stag, RV_IOVA,
-						   data, sizeof(data)),
+						   data, sizeof(data), NULL),
 				-EACCES);
 		KUNIT_EXPECT_PTR_EQ(test, siw_mr_get(&f->sdev->mem, f->stag),
 				    (struct siw_mr *)NULL);

@@ -186,10 +186,14 @@ struct siw_engine_rx_msg {
  *	@len. Returns 0, or a negative errno if no buffer is posted.
  * @recv_place: copy @len octets at @data into the bound buffer at
  *	message offset @mo; [@mo, @mo + @len) was checked against its
- *	length. Returns SIW_DDP_OK or the error to report (a local fault).
+ *	length. If @crc is not NULL, feed the octets into that CRC state
+ *	in the same pass (siw_mpa_crc_copy()); after an error its value
+ *	does not matter. Returns SIW_DDP_OK or the error to report (a
+ *	local fault).
  * @tagged_place: copy @len octets at @data to Tagged Offset @to of
  *	region @r, which siw_ddp_stag_resolve() checked for the whole
- *	segment. Returns SIW_DDP_OK or the error to report.
+ *	segment; @crc as for @recv_place. Returns SIW_DDP_OK or the error
+ *	to report.
  * @read_resp: optional; a Read Response segment with header @h and
  *	@len payload octets begins: does it answer an outstanding Read
  *	Request? Returns SIW_DDP_OK or the error to report
@@ -207,10 +211,12 @@ struct siw_engine_rx_msg {
 struct siw_engine_rx_ops {
 	int (*recv_buf)(void *ctx, const struct siw_ddp_hdr *h, u32 *len);
 	enum siw_ddp_err (*recv_place)(void *ctx, const struct siw_ddp_hdr *h,
-				       u32 mo, const void *data, u32 len);
+				       u32 mo, const void *data, u32 len,
+				       u32 *crc);
 	enum siw_ddp_err (*tagged_place)(void *ctx,
 					 const struct siw_ddp_region *r,
-					 u64 to, const void *data, u32 len);
+					 u64 to, const void *data, u32 len,
+					 u32 *crc);
 	enum siw_ddp_err (*read_resp)(void *ctx, const struct siw_ddp_hdr *h,
 				      u32 len);
 	enum siw_ddp_err (*read_req)(void *ctx, const struct siw_rdmap_rreq *rr,

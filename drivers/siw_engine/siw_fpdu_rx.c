@@ -4,12 +4,15 @@
  * segments (RFC 5041 sections 5 and 7), placed through the caller's
  * callbacks, and completed RDMAP messages (RFC 5040 section 5).
  *
- * One pass: the deframer computes the CRC over each run of ULPDU as it
- * hands it out, and the engine places the run right away, once the
- * segment's header has been gathered (it may arrive in any number of
- * runs), decoded and checked. Nothing is delivered or completed before
- * the FPDU's CRC checked out (SIW_MPA_EV_FPDU); Read Requests and
- * Terminates, which are small, are kept whole until then.
+ * One pass: the engine places each run of ULPDU as the deframer hands
+ * it out, once the segment's header has been gathered (it may arrive in
+ * any number of runs), decoded and checked, and the placement copy
+ * feeds the octets to the FPDU's CRC as it copies them
+ * (siw_mpa_crc_copy()); what is not placed (headers, Read Requests,
+ * Terminates, the rest of a failed FPDU) the engine sums as it takes
+ * it. No octet of payload is read twice. Nothing is delivered or
+ * completed before the FPDU's CRC checked out (SIW_MPA_EV_FPDU); Read
+ * Requests and Terminates, which are small, are kept whole until then.
  *
  * When a check fails, placing stops at once, but the error is reported
  * only at the end of the FPDU: if its CRC then fails, the header that
@@ -72,6 +75,7 @@ void siw_engine_rx_init(struct siw_engine_rx *rx,
 {
 	memset(rx, 0, sizeof(*rx));
 	siw_mpa_rx_init(&rx->mpa, cfg->markers, cfg->crc);
+	siw_mpa_rx_caller_sums(&rx->mpa);
 	siw_ddp_uq_init(rx->uq, cfg->ird);
 	rx->ops = cfg->ops;
 	rx->ctx = cfg->ctx;
@@ -230,18 +234,24 @@ static void siw_rx_segment_begin(struct siw_engine_rx *rx)
 		siw_rx_fail(rx, err);
 }
 
-static u32 siw_rx_gather(struct siw_engine_rx *rx, const u8 *p, u32 len)
+/* Keep octets of a header, Read Request or Terminate (and sum them) */
+static u32 siw_rx_gather(struct siw_engine_rx *rx, const u8 *p, u32 len,
+			 u32 *crc)
 {
 	u32 n = min_t(u32, len, rx->need - rx->got);
 
-	memcpy(rx->keep + rx->got, p, n);
+	if (crc)
+		*crc = siw_mpa_crc_copy(*crc, rx->keep + rx->got, p, n);
+	else
+		memcpy(rx->keep + rx->got, p, n);
 	rx->got += n;
 	return n;
 }
 
-static u32 siw_rx_hdr(struct siw_engine_rx *rx, const u8 *p, u32 len)
+static u32 siw_rx_hdr(struct siw_engine_rx *rx, const u8 *p, u32 len,
+		      u32 *crc)
 {
-	u32 n = siw_rx_gather(rx, p, len);
+	u32 n = siw_rx_gather(rx, p, len, crc);
 
 	if (rx->got < rx->need)
 		return n;
@@ -256,46 +266,63 @@ static u32 siw_rx_hdr(struct siw_engine_rx *rx, const u8 *p, u32 len)
 	return n;
 }
 
-static u32 siw_rx_place(struct siw_engine_rx *rx, const u8 *p, u32 len)
+static u32 siw_rx_place(struct siw_engine_rx *rx, const u8 *p, u32 len,
+			u32 *crc)
 {
 	u32 n = min(len, rx->payload - rx->done);
+	u32 before = crc ? *crc : 0;
 	enum siw_ddp_err err;
 
 	if (rx->h.tagged)
 		err = rx->ops->tagged_place(rx->ctx, &rx->region,
-					    rx->h.to + rx->done, p, n);
+					    rx->h.to + rx->done, p, n, crc);
 	else
 		err = rx->ops->recv_place(rx->ctx, &rx->h, rx->h.mo + rx->done,
-					  p, n);
+					  p, n, crc);
 	rx->done += n;
-	if (err)
+	if (err) {
+		/*
+		 * The copy may have stopped anywhere: sum the run again, so
+		 * that a CRC error still wins over the one found here
+		 */
+		if (crc)
+			*crc = siw_mpa_crc_update(before, p, n);
 		siw_rx_fail(rx, err);
+	}
 	return n;
 }
 
-static void siw_rx_data(struct siw_engine_rx *rx, const u8 *p, u32 len)
+/*
+ * A run of ULPDU: with @crc, every octet goes into that CRC state once,
+ * by the copy that takes it or, where nothing copies it, here
+ */
+static void siw_rx_data(struct siw_engine_rx *rx, const u8 *p, u32 len,
+			u32 *crc)
 {
-	u32 n;
+	u32 n = 0;
 
 	while (len) {
 		switch (rx->stage) {
 		case SIW_ENGINE_RXS_HDR:
-			n = siw_rx_hdr(rx, p, len);
+			n = siw_rx_hdr(rx, p, len, crc);
 			break;
 		case SIW_ENGINE_RXS_PLACE:
-			n = siw_rx_place(rx, p, len);
+			n = siw_rx_place(rx, p, len, crc);
 			break;
 		case SIW_ENGINE_RXS_GATHER:
-			n = siw_rx_gather(rx, p, len);
+			n = siw_rx_gather(rx, p, len, crc);
 			break;
 		default:
-			return;
+			n = 0;
+			break;
 		}
 		if (!n)
-			return;
+			break;
 		p += n;
 		len -= n;
 	}
+	if (crc && len)
+		*crc = siw_mpa_crc_update(*crc, p, len);
 }
 
 static void siw_rx_tagged_end(struct siw_engine_rx *rx)
@@ -432,7 +459,7 @@ int siw_engine_rx_event(struct siw_engine_rx *rx,
 		siw_rx_fpdu_start(rx, ev);
 		break;
 	case SIW_MPA_EV_DATA:
-		siw_rx_data(rx, ev->data, ev->len);
+		siw_rx_data(rx, ev->data, ev->len, ev->crc);
 		break;
 	case SIW_MPA_EV_FPDU:
 		rx->fpdus++;

@@ -31,6 +31,7 @@
 
 #include "siw_compat.h"
 #include "siw_ddp/siw_ddp.h"
+#include "siw_mpa/siw_mpa.h"
 #include "siw_limits.h"
 #include "siw_mem.h"
 #include "siw_fault.h"
@@ -326,6 +327,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
  * @va: Tagged Offset (or address) of the first octet
  * @data: the octets
  * @len: their number
+ * @crc: NULL, or a CRC32c state to feed the octets into as they are
+ *	copied (the receive path's FPDU CRC, checked in the same pass)
  *
  * Copies under the region's lock, after checking that the region is
  * still valid and still answers to @stag: an invalidation or
@@ -337,12 +340,13 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
  * on -EACCES.
  */
 int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
-		 u32 len)
+		 u32 len, u32 *crc)
 {
 	unsigned int pg_off;
 	unsigned long flags;
 	struct page *pg;
 	int rv = 0;
+	void *to;
 	u32 n;
 
 	spin_lock_irqsave(&mr->lock, flags);
@@ -355,7 +359,14 @@ int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
 			break;
 		}
 		n = min_t(u32, len, PAGE_SIZE - pg_off);
-		memcpy_to_page(pg, pg_off, data, n);
+		if (crc) {
+			to = kmap_local_page(pg);
+			*crc = siw_mpa_crc_copy(*crc, to + pg_off, data, n);
+			flush_dcache_page(pg);
+			kunmap_local(to);
+		} else {
+			memcpy_to_page(pg, pg_off, data, n);
+		}
 		va += n;
 		data += n;
 		len -= n;

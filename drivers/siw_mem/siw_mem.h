@@ -166,7 +166,7 @@ struct siw_mr *siw_mr_get_local(struct siw_mem_table *t, struct ib_pd *pd,
 				u32 lkey, u64 va, u32 len, u32 access,
 				enum siw_mem_err *err);
 int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
-		 u32 len);
+		 u32 len, u32 *crc);
 int siw_mr_get_page(struct siw_mr *mr, u32 stag, u64 va, u32 len,
 		    bool copy_slab, struct siw_mr_src *src);
 bool siw_mr_usable(struct siw_mr *mr, u32 stag);

@@ -94,7 +94,7 @@ static int siw_rx_recv_buf(void *ctx, const struct siw_ddp_hdr *h, u32 *len)
 
 static enum siw_ddp_err siw_rx_recv_place(void *ctx,
 					  const struct siw_ddp_hdr *h, u32 mo,
-					  const void *data, u32 len)
+					  const void *data, u32 len, u32 *crc)
 {
 	struct siw_stream *s = ctx;
 	struct siw_wqe *w = &s->rx_wqe;
@@ -110,7 +110,7 @@ static enum siw_ddp_err siw_rx_recv_place(void *ctx,
 		off = mo;
 		n = min(len, w->sge[i].length - off);
 		if (siw_mr_place(s->rx_mr[i], w->sge[i].lkey,
-				 w->sge[i].laddr + off, data, n))
+				 w->sge[i].laddr + off, data, n, crc))
 			return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
 		data += n;
 		len -= n;
@@ -121,14 +121,15 @@ static enum siw_ddp_err siw_rx_recv_place(void *ctx,
 
 static enum siw_ddp_err siw_rx_tagged_place(void *ctx,
 					    const struct siw_ddp_region *r,
-					    u64 to, const void *data, u32 len)
+					    u64 to, const void *data, u32 len,
+					    u32 *crc)
 {
 	struct siw_stream *s = ctx;
 
 	/* the responder places nothing before the RTR */
 	if (s->rx_rtr_wait)
 		return SIW_DDP_ERR_LLP_NO_RTR;
-	switch (siw_mr_place(r->obj, r->stag, to, data, len)) {
+	switch (siw_mr_place(r->obj, r->stag, to, data, len, crc)) {
 	case 0:
 		return SIW_DDP_OK;
 	case -EACCES:
