@@ -62,6 +62,13 @@ def connect(addr, port):
     return socket.create_connection((addr, int(port)), timeout=LIMIT)
 
 
+def reset(sock):
+    """Close with a reset instead of a FIN (SO_LINGER on, time 0)."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                    struct.pack("ii", 1, 0))
+    sock.close()
+
+
 def silent(addr, port):
     sock = connect(addr, port)
     _, how = wait_closed(sock)
@@ -73,9 +80,7 @@ def partial_rst(addr, port):
     sock = connect(addr, port)
     sock.sendall(frame(REQ_KEY)[:10])
     time.sleep(0.5)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                    struct.pack("ii", 1, 0))
-    sock.close()
+    reset(sock)
     print("sent 10 octets of a Request, then a reset")
     return True
 
@@ -89,9 +94,7 @@ def req_rst(addr, port, flag):
             print(f"no {flag} within {LIMIT:.0f} s")
             return False
         time.sleep(0.1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                    struct.pack("ii", 1, 0))
-    sock.close()
+    reset(sock)
     print("sent a Request, then a reset")
     return True
 
@@ -155,9 +158,7 @@ def srv(kind, addr, port):
         pd_len -= len(chunk)
     print(f"Request: key {hdr[:16]!r} rev {hdr[17]}", flush=True)
     if kind == "rst":
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                        struct.pack("ii", 1, 0))
-        sock.close()
+        reset(sock)
         print("reset")
         return True
     if kind == "bad":
