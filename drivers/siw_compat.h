@@ -38,36 +38,72 @@
 #define SIW_CREATE_CQ_OP	siw_cq_create
 #endif
 
-/**
- * siw_tcp_splice_page_locked() - queue a page on a TCP socket by reference
- * @sk: the socket, locked
- * @page: the page; TCP takes a reference until the octets are acknowledged
- * @off: offset of the first octet in @page
- * @len: octets
- * @flags: MSG_* flags (MSG_DONTWAIT, MSG_MORE, ...)
+/*
+ * Pages handed to a TCP socket by reference, the socket locked; TCP
+ * takes a reference on each page until the peer acknowledged its octets.
+ * From 6.5 on a sendmsg with MSG_SPLICE_PAGES; sendpage before.
  *
- * sendmsg with MSG_SPLICE_PAGES from 6.5 on; sendpage before.
+ * siw_tcp_splice_page_locked(): @len octets of @page from @off.
+ * siw_tcp_splice_bvec_locked(): @n vectors of @len octets in all, each
+ * within one page: one sendmsg, or a sendpage per vector stopping at the
+ * first that queues less than it was given.
  *
- * Returns: octets queued, or -errno.
+ * Both return the octets queued, or -errno if none.
  */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+static inline int siw_tcp_splice_bvec_locked(struct sock *sk,
+					     struct bio_vec *bv,
+					     unsigned int n, size_t len,
+					     int flags)
+{
+	struct msghdr msg = { .msg_flags = flags | MSG_SPLICE_PAGES };
+
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bv, n, len);
+	return tcp_sendmsg_locked(sk, &msg, len);
+}
+
 static inline int siw_tcp_splice_page_locked(struct sock *sk,
 					     struct page *page,
 					     unsigned int off, size_t len,
 					     int flags)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-	struct msghdr msg = { .msg_flags = flags | MSG_SPLICE_PAGES };
 	struct bio_vec bv;
 
 	bvec_set_page(&bv, page, len, off);
-	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bv, 1, len);
-	return tcp_sendmsg_locked(sk, &msg, len);
+	return siw_tcp_splice_bvec_locked(sk, &bv, 1, len, flags);
+}
 #else
+static inline int siw_tcp_splice_page_locked(struct sock *sk,
+					     struct page *page,
+					     unsigned int off, size_t len,
+					     int flags)
+{
 	if (flags & MSG_MORE)
 		flags |= MSG_SENDPAGE_NOTLAST;
 	return tcp_sendpage_locked(sk, page, off, len, flags);
-#endif
 }
+
+static inline int siw_tcp_splice_bvec_locked(struct sock *sk,
+					     struct bio_vec *bv,
+					     unsigned int n, size_t len,
+					     int flags)
+{
+	int done = 0, rv = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		rv = siw_tcp_splice_page_locked(sk, bv[i].bv_page,
+						bv[i].bv_offset, bv[i].bv_len,
+						i + 1 < n ? flags | MSG_MORE :
+						flags);
+		if (rv > 0)
+			done += rv;
+		if (rv < 0 || rv < bv[i].bv_len)
+			break;
+	}
+	return done ? done : rv;
+}
+#endif
 
 /* 6.13 made symbol namespaces string literals */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)

@@ -35,6 +35,9 @@ enum siw_stat {
 	SIW_STAT_TX_STALLS,		/* transmit stopped on a full send buffer */
 	SIW_STAT_TX_ZCOPY_OCTETS,	/* octets TCP took by page reference */
 	SIW_STAT_TX_COPY_OCTETS,	/* octets TCP copied */
+	SIW_STAT_TX_STAGED_OCTETS,	/* FPDUs copied to our pages, CRC and
+					 * copy one pass, TCP took by reference
+					 */
 	SIW_NUM_STATS,
 };
 

@@ -350,6 +350,127 @@ static void siw_engine_tx_loopback(struct kunit *test)
 	lb_recv_all_ways(test, p, w, &c, s);
 }
 
+/*
+ * Send @msg on @tx into @w, each FPDU offered @st: one that fits is one
+ * staged piece, at the stage's free room, the stage growing by it;
+ * @reset empties the stage after each FPDU (the caller sent it). Counts
+ * the FPDUs staged and not into *@nstaged and *@nref.
+ */
+static void lb_send_staged(struct kunit *test, struct siw_engine_tx *tx,
+			   const struct siw_engine_msg *msg,
+			   struct siw_engine_stage *st, bool reset,
+			   struct eng_wire *w, unsigned int *nstaged,
+			   unsigned int *nref)
+{
+	struct siw_engine_seg *pieces;
+	struct siw_engine_txd d;
+	u32 used, i;
+	int rv;
+
+	pieces = kunit_kcalloc(test, SIW_ENGINE_TX_PIECES, sizeof(*pieces),
+			       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pieces);
+	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, msg), 0);
+	d = (struct siw_engine_txd){ .piece = pieces,
+				     .max = SIW_ENGINE_TX_PIECES, .stage = st };
+	for (;;) {
+		used = st->used;
+		rv = siw_engine_tx_next(tx, &d);
+		if (rv <= 0)
+			break;
+		if (st->used != used) {
+			(*nstaged)++;
+			KUNIT_EXPECT_EQ(test, d.n, 1U);
+			KUNIT_EXPECT_EQ(test, d.piece[0].kind,
+					SIW_ENGINE_SEG_STAGED);
+			KUNIT_EXPECT_PTR_EQ(test, d.piece[0].addr,
+					    (const void *)(st->buf + used));
+			KUNIT_EXPECT_EQ(test, d.piece[0].len, d.wire_len);
+			KUNIT_EXPECT_EQ(test, st->used, used + d.wire_len);
+			KUNIT_EXPECT_LE(test, st->used, st->size);
+		} else {
+			(*nref)++;
+			for (i = 0; i < d.n; i++)
+				KUNIT_EXPECT_NE(test, d.piece[i].kind,
+						SIW_ENGINE_SEG_STAGED);
+		}
+		KUNIT_ASSERT_TRUE(test, eng_wire_put(w, &d));
+		if (reset)
+			st->used = 0;
+		KUNIT_ASSERT_LT(test, *nstaged + *nref, 10000U);
+	}
+	KUNIT_EXPECT_EQ(test, rv, 0);
+}
+
+/*
+ * With a stage, the engine puts out the same octets as without one, each
+ * FPDU copied whole into the stage and its payload summed in that copy:
+ * no octet of payload is read for the CRC alone, where without a stage
+ * every one is. A stage too small for an FPDU leaves that one as
+ * references.
+ */
+static void siw_engine_tx_staged(struct kunit *test)
+{
+	unsigned long i = (unsigned long)test->param_value - 1;
+	struct siw_engine_tx *tx = kunit_kzalloc(test, 3 * sizeof(*tx),
+						 GFP_KERNEL);
+	const struct siw_rdmap_opinfo *op;
+	struct lb_stats st = { .emss = LB_EMSS };
+	struct siw_engine_stage roomy, tight;
+	unsigned int staged = 0, ref = 0;
+	struct eng_wire *w[3];
+	struct siw_engine_msg msg;
+	struct lb_src *s;
+	struct lb_case c;
+	u32 len, k;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tx);
+	lb_decode(i, &c);
+	op = siw_rdmap_opinfo(c.opcode);
+	for (k = 0; k < 3; k++)
+		siw_engine_tx_init(&tx[k], c.markers, c.crc, LB_EMSS);
+	len = lb_len(c.size, tx->mulpdu, op->hdr_len);
+	s = lb_src_new(test, len, c.layout, (u8)i);
+	for (k = 0; k < 3; k++)
+		w[k] = eng_wire_new(test, 2 * len + 4096);
+	lb_msg(&msg, c.opcode, s);
+
+	/* as referenced */
+	lb_send(test, &tx[0], &msg, s, w[0], &st, SIW_ENGINE_TX_PIECES);
+	KUNIT_EXPECT_EQ(test, tx[0].crc_reads, c.crc ? (u64)len : 0);
+
+	/* a stage that takes the whole message */
+	roomy = (struct siw_engine_stage){ .size = 2 * len + 4096 };
+	roomy.buf = kunit_kzalloc(test, roomy.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, roomy.buf);
+	lb_send_staged(test, &tx[1], &msg, &roomy, false, w[1], &staged, &ref);
+	KUNIT_EXPECT_EQ(test, ref, 0U);
+	KUNIT_EXPECT_EQ(test, staged, st.nfpdu);
+	KUNIT_EXPECT_EQ(test, roomy.used, (u32)w[1]->len);
+	KUNIT_EXPECT_EQ(test, tx[1].crc_reads, 0ULL);
+	KUNIT_EXPECT_EQ(test, w[1]->len, w[0]->len);
+	KUNIT_EXPECT_TRUE_MSG(test, !memcmp(w[1]->buf, w[0]->buf,
+					    min(w[0]->len, w[1]->len)),
+			      "the staged FPDUs differ from the referenced");
+
+	/* one that takes the short FPDUs only */
+	staged = 0;
+	ref = 0;
+	tight = (struct siw_engine_stage){ .size = 200 };
+	tight.buf = kunit_kzalloc(test, tight.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tight.buf);
+	lb_send_staged(test, &tx[2], &msg, &tight, true, w[2], &staged, &ref);
+	KUNIT_EXPECT_EQ(test, staged + ref, st.nfpdu);
+	if (len + 64 <= tight.size)
+		KUNIT_EXPECT_EQ(test, ref, 0U);
+	if (len > tight.size)
+		KUNIT_EXPECT_GT(test, ref, 0U);
+	KUNIT_EXPECT_EQ(test, w[2]->len, w[0]->len);
+	KUNIT_EXPECT_TRUE_MSG(test, !memcmp(w[2]->buf, w[0]->buf,
+					    min(w[0]->len, w[2]->len)),
+			      "FPDUs staged or not differ from the referenced");
+}
+
 /* Read Request and Terminate: single-segment messages with a fixed payload */
 struct lb_fixed_case {
 	const char *name;
@@ -672,6 +793,7 @@ static void siw_engine_tx_shape(struct kunit *test)
 
 static struct kunit_case siw_engine_tx_cases[] = {
 	KUNIT_CASE_PARAM(siw_engine_tx_loopback, lb_gen_params),
+	KUNIT_CASE_PARAM(siw_engine_tx_staged, lb_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_tx_fixed, lb_fixed_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_tx_stream, lb_stream_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_tx_scatter, lb_scatter_gen_params),

@@ -753,6 +753,15 @@ static void stream_tx_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, batch, fr.nfpdu[1],
 			    "the Send's FPDUs did not go to TCP as one batch");
 	KUNIT_EXPECT_EQ(test, sent, fr.nfpdu[0] + fr.nfpdu[1]);
+	/* CRCs on, no message long enough for references: all of it staged */
+	KUNIT_EXPECT_EQ(test, siw_stats_sum(f->sdev->stats,
+					    SIW_STAT_TX_STAGED_OCTETS),
+			siw_stats_sum(f->sdev->stats, SIW_STAT_TX_OCTETS));
+	KUNIT_EXPECT_EQ(test, siw_stats_sum(f->sdev->stats,
+					    SIW_STAT_TX_COPY_OCTETS), 0ULL);
+	KUNIT_EXPECT_GE(test, siw_stats_sum(f->sdev->stats,
+					    SIW_STAT_TX_STAGED_OCTETS),
+			(u64)(64 + ST_MSG));
 }
 
 /*

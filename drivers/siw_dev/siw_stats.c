@@ -31,6 +31,7 @@ static const struct rdma_stat_desc siw_stats_desc[] = {
 	[SIW_STAT_TX_STALLS] = { .name = "tx_stalls" },
 	[SIW_STAT_TX_ZCOPY_OCTETS] = { .name = "tx_zcopy_octets" },
 	[SIW_STAT_TX_COPY_OCTETS] = { .name = "tx_copy_octets" },
+	[SIW_STAT_TX_STAGED_OCTETS] = { .name = "tx_staged_octets" },
 };
 
 static_assert(ARRAY_SIZE(siw_stats_desc) == SIW_NUM_STATS);

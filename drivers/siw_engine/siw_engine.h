@@ -33,6 +33,9 @@ enum siw_engine_seg_kind {
 				 * owns, valid until the next FPDU; never
 				 * splice them, copy them
 				 */
+	SIW_ENGINE_SEG_STAGED,	/* output only: octets the engine copied
+				 * into the caller's stage, at @addr
+				 */
 };
 
 /**
@@ -97,9 +100,27 @@ struct siw_engine_msg {
 };
 
 /**
+ * struct siw_engine_stage - caller's buffer an FPDU may be copied into
+ * @buf: its first octet, kernel memory that stays mapped
+ * @used: octets at @buf holding FPDUs already
+ * @size: octets at @buf
+ *
+ * The next FPDU goes at @buf + @used, right after the last one.
+ */
+struct siw_engine_stage {
+	u8 *buf;
+	u32 used;
+	u32 size;
+};
+
+/**
  * struct siw_engine_txd - one FPDU to send, as siw_engine_tx_next() made it
  * @piece: caller's array the pieces go to
  * @max: entries at @piece, at least SIW_ENGINE_TX_PIECES_MIN
+ * @stage: set by the caller, or NULL: if the whole FPDU fits the room
+ *	left in it, the engine copies the FPDU there, CRC computed in the
+ *	same pass as the payload's copy, and hands it out as one
+ *	SIW_ENGINE_SEG_STAGED piece
  * @n: pieces filled, in stream order
  * @wire_len: stream octets in the pieces (markers included)
  * @payload: message payload octets carried
@@ -109,6 +130,7 @@ struct siw_engine_msg {
 struct siw_engine_txd {
 	struct siw_engine_seg *piece;
 	unsigned int max;
+	struct siw_engine_stage *stage;
 	unsigned int n;
 	u32 wire_len;
 	u32 payload;
@@ -130,6 +152,9 @@ struct siw_engine_txd {
  *	payload (Read Request, Terminate); 0 for other opcodes
  * @hdr_len: octets of @hdr in the current segment
  * @busy: a message is in progress
+ * @stage: the stage the current FPDU is copied into, or NULL
+ * @crc_reads: payload octets read for the CRC alone, apart from any copy
+ *	(a second pass over them when TCP copies them too); for tests
  * @hdr: DDP/RDMAP header of the current segment, with the Read Request
  *	or Terminate payload after it
  *
@@ -149,6 +174,8 @@ struct siw_engine_tx {
 	u16 fixed_len;
 	u16 hdr_len;
 	bool busy;
+	struct siw_engine_stage *stage;
+	u64 crc_reads;
 	u8 hdr[SIW_RDMAP_TERM_MAX_MSG];
 };
 

@@ -4,12 +4,19 @@
  * segments (RFC 5041 section 5, RFC 5040 section 4), each framed into
  * an FPDU (RFC 5044 section 4) no larger than the MULPDU.
  *
- * Every FPDU comes out as a short array of pieces in stream order. The
- * engine copies nothing: framing octets (length, markers, pad, CRC) are
- * those of the MPA layer's struct siw_mpa_fpdu, the DDP/RDMAP header is
- * written into a small buffer of struct siw_engine_tx, and payload pieces
- * point at the caller's memory. The CRC is the only pass the engine makes
- * over the payload; pages are mapped one at a time for it.
+ * Every FPDU comes out as a short array of pieces in stream order. By
+ * default the engine copies nothing: framing octets (length, markers,
+ * pad, CRC) are those of the MPA layer's struct siw_mpa_fpdu, the
+ * DDP/RDMAP header is written into a small buffer of struct
+ * siw_engine_tx, and payload pieces point at the caller's memory. The CRC
+ * is the only pass the engine makes over the payload; pages are mapped
+ * one at a time for it.
+ *
+ * A caller that would copy the payload anyway (TCP copies what it is not
+ * handed by page reference) passes a stage instead: the engine then
+ * copies the whole FPDU there, contiguous, summing the payload while it
+ * copies it, so that CRC and copy are one pass and the caller can hand
+ * the stage's pages to TCP.
  *
  * An FPDU must fit the caller's piece array, so the engine shortens a
  * segment when the payload is scattered over more pieces than the array
@@ -254,11 +261,47 @@ static u32 siw_tx_plan(const struct siw_engine_tx *tx, unsigned int max)
 	return want ? siw_tx_fit(tx, want, max - fixed) : 0;
 }
 
-static void siw_tx_put(struct siw_engine_txd *d,
+/*
+ * @len octets were copied to the stage's free room: the FPDU's staged
+ * piece grows by them
+ */
+static void siw_tx_staged(struct siw_engine_tx *tx, struct siw_engine_txd *d,
+			  u32 len)
+{
+	struct siw_engine_stage *st = tx->stage;
+	struct siw_engine_seg *last = d->n ? &d->piece[d->n - 1] : NULL;
+
+	if (!last || last->kind != SIW_ENGINE_SEG_STAGED)
+		d->piece[d->n++] = (struct siw_engine_seg){
+			.addr = st->buf + st->used,
+			.kind = SIW_ENGINE_SEG_STAGED,
+		};
+	d->piece[d->n - 1].len += len;
+	st->used += len;
+	d->wire_len += len;
+}
+
+/* A piece of the FPDU, referenced, or copied to the stage (not payload) */
+static void siw_tx_put(struct siw_engine_tx *tx, struct siw_engine_txd *d,
 		       const struct siw_engine_seg *p)
 {
+	if (tx->stage) {
+		memcpy(tx->stage->buf + tx->stage->used, p->addr, p->len);
+		siw_tx_staged(tx, d, p->len);
+		return;
+	}
 	d->piece[d->n++] = *p;
 	d->wire_len += p->len;
+}
+
+/* Payload octets at @src, copied to the stage with their CRC in one pass */
+static void siw_tx_stage_payload(struct siw_engine_tx *tx,
+				 struct siw_engine_txd *d, const void *src,
+				 u32 len)
+{
+	siw_mpa_fpdu_data_copy(&tx->fpdu, tx->stage->buf + tx->stage->used,
+			       src, len);
+	siw_tx_staged(tx, d, len);
 }
 
 /* One piece of payload from the cursor, at most @len octets; CRC'd */
@@ -271,23 +314,36 @@ static u32 siw_tx_payload_piece(struct siw_engine_tx *tx,
 	void *va;
 
 	p.len = min(siw_tx_chunk(s, tx->seg_off), len);
+	tx->seg_off += p.len;
 	if (s->kind == SIW_ENGINE_SEG_PAGE) {
 		p.page = siw_nth_page(s->page, abs >> PAGE_SHIFT);
 		p.off = offset_in_page(abs);
+		if (tx->stage) {
+			va = kmap_local_page(p.page);
+			siw_tx_stage_payload(tx, d, va + p.off, p.len);
+			kunmap_local(va);
+			return p.len;
+		}
 		if (tx->mpa.crc) {
 			va = kmap_local_page(p.page);
 			siw_mpa_fpdu_data(&tx->fpdu, va + p.off, p.len);
 			kunmap_local(va);
+			tx->crc_reads += p.len;
 		} else {
 			siw_mpa_fpdu_data(&tx->fpdu, NULL, p.len);
 		}
 	} else {
 		p.kind = SIW_ENGINE_SEG_KVA;
-		p.addr = (const u8 *)s->addr + tx->seg_off;
+		p.addr = (const u8 *)s->addr + tx->seg_off - p.len;
+		if (tx->stage) {
+			siw_tx_stage_payload(tx, d, p.addr, p.len);
+			return p.len;
+		}
 		siw_mpa_fpdu_data(&tx->fpdu, p.addr, p.len);
+		if (tx->mpa.crc)
+			tx->crc_reads += p.len;
 	}
-	siw_tx_put(d, &p);
-	tx->seg_off += p.len;
+	siw_tx_put(tx, d, &p);
 	return p.len;
 }
 
@@ -301,7 +357,7 @@ static int siw_tx_ulpdu(struct siw_engine_tx *tx, struct siw_engine_txd *d,
 		p.addr = tx->hdr + off;
 		p.len = min(len, tx->hdr_len - off);
 		siw_mpa_fpdu_data(&tx->fpdu, p.addr, p.len);
-		siw_tx_put(d, &p);
+		siw_tx_put(tx, d, &p);
 		len -= p.len;
 	}
 	while (len) {
@@ -330,7 +386,7 @@ static int siw_tx_frame(struct siw_engine_tx *tx, struct siw_engine_txd *d)
 		if (mp.kind == SIW_MPA_PIECE_MPA) {
 			own.addr = mp.buf;
 			own.len = mp.len;
-			siw_tx_put(d, &own);
+			siw_tx_put(tx, d, &own);
 			continue;
 		}
 		rv = siw_tx_ulpdu(tx, d, mp.off, mp.len);
@@ -360,8 +416,9 @@ static void siw_tx_advance(struct siw_engine_tx *tx, u32 payload)
  * The pieces must be sent in order and in full before the next call:
  * the direction's MPA stream offset (for markers) already counts them.
  * SIW_ENGINE_SEG_OWN pieces point into @tx and stay valid until the next
- * call; the others point into the message's sgl. The CRC is computed
- * over the payload as it is now.
+ * call; a SIW_ENGINE_SEG_STAGED piece (the whole FPDU, if @d->stage had
+ * room for it) points into @d->stage; the others point into the
+ * message's sgl. The CRC is computed over the payload as it is now.
  *
  * Context: any; does not sleep. The caller serialises @tx.
  * Returns: 1 with an FPDU in @d, 0 if no message is in progress,
@@ -370,7 +427,7 @@ static void siw_tx_advance(struct siw_engine_tx *tx, u32 payload)
  */
 int siw_engine_tx_next(struct siw_engine_tx *tx, struct siw_engine_txd *d)
 {
-	u32 payload;
+	u32 payload, used;
 	int rv;
 
 	d->n = 0;
@@ -390,10 +447,20 @@ int siw_engine_tx_next(struct siw_engine_tx *tx, struct siw_engine_txd *d)
 	    siw_ddp_hdr_encode(&tx->ddp, tx->hdr, sizeof(tx->hdr)) < 0)
 		return -EPROTO;
 
+	used = d->stage ? d->stage->used : 0;
+	tx->stage = d->stage;
+	if (tx->stage &&
+	    siw_mpa_fpdu_wire_len(tx->mpa.pos, tx->mpa.markers,
+				  tx->hdr_len + payload) >
+	    tx->stage->size - tx->stage->used)
+		tx->stage = NULL;
 	rv = siw_mpa_fpdu_begin(&tx->fpdu, &tx->mpa, tx->hdr_len + payload);
 	if (!rv)
 		rv = siw_tx_frame(tx, d);
+	tx->stage = NULL;
 	if (rv) {
+		if (d->stage)
+			d->stage->used = used;
 		tx->busy = false;
 		return rv;
 	}

@@ -237,6 +237,29 @@ void siw_mpa_fpdu_data(struct siw_mpa_fpdu *f, const void *buf, size_t len)
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_data);
 
 /**
+ * siw_mpa_fpdu_data_copy() - copy ULPDU octets of a piece, and account for them
+ * @f: FPDU state
+ * @dst: where the octets go, as they will be sent
+ * @src: the octets
+ * @len: how many
+ *
+ * siw_mpa_fpdu_data() for octets the caller copies into its own buffer:
+ * with CRCs on, the copy and the CRC are one pass over @src.
+ *
+ * Context: any.
+ */
+void siw_mpa_fpdu_data_copy(struct siw_mpa_fpdu *f, void *dst,
+			    const void *src, size_t len)
+{
+	if (f->tx->crc)
+		f->crc = siw_mpa_crc_copy(f->crc, dst, src, len);
+	else
+		memcpy(dst, src, len);
+	f->summed += len;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_data_copy);
+
+/**
  * siw_mpa_fpdu_build() - frame a ULPDU into one contiguous buffer
  * @f: FPDU state to use
  * @tx: the direction

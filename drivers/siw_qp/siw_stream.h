@@ -49,6 +49,9 @@ struct siw_mr;
 #define SIW_TX_BATCH_PIECES	(4 * SIW_ENGINE_TX_PIECES)
 #define SIW_TX_FRAME_OCTETS	1024
 
+/* Order of the pages FPDUs are staged in (siw_tx_stage_start()) */
+#define SIW_TX_STAGE_ORDER	3
+
 /**
  * struct siw_orq_entry - one outbound Read Request awaiting its response
  * @sink_stag: the local STag the response must target
@@ -179,6 +182,9 @@ enum siw_tx_kind {
  * @tx_bv: @piece as TCP takes it, for one sendmsg
  * @tx_frame: framing octets of a batch's FPDUs but the last (the engine
  *	reuses its own buffer for each FPDU)
+ * @stage_page: the stream's pages (compound) FPDUs are staged in, with
+ *	the stream's reference, or NULL
+ * @stage: what of @stage_page holds FPDUs
  * @rx: the receive engine
  * @rx_wqe: the receive work request bound to the Send arriving
  * @rx_mr: regions of @rx_wqe's SGEs, referenced
@@ -256,6 +262,8 @@ struct siw_stream {
 	struct siw_engine_seg piece[SIW_TX_BATCH_PIECES];
 	struct bio_vec tx_bv[SIW_TX_BATCH_PIECES];
 	u8 tx_frame[SIW_TX_FRAME_OCTETS];
+	struct page *stage_page;
+	struct siw_engine_stage stage;
 
 	/* receive: under the socket's lock */
 	struct siw_engine_rx rx;

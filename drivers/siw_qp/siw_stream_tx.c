@@ -24,7 +24,10 @@
  * that the consumer never rewrites a buffer TCP may still retransmit.
  * Smaller messages, slab pages (which must not be spliced) and the
  * framing (headers, markers, pad and CRC, from the stream's own buffer)
- * are copied, and complete once on the socket.
+ * are copied, and complete once on the socket. With CRCs on, such
+ * FPDUs are staged instead: the engine copies each whole into the
+ * stream's own pages, summing the payload as it copies, and TCP takes
+ * those pages by reference (siw_tx_stage_start()).
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
@@ -81,6 +84,11 @@ module_param(zcopy_mss_min, uint, 0644);
 MODULE_PARM_DESC(zcopy_mss_min,
 		 "Smallest TCP MSS of the connection for sending without a copy (default a page; 0: any)");
 
+static bool tx_stage = true;
+module_param(tx_stage, bool, 0644);
+MODULE_PARM_DESC(tx_stage,
+		 "With CRCs on, copy FPDUs not sent by page reference into the stream's own pages, summed as copied, and hand those to TCP (default Y)");
+
 /* May a message of @len octets hand its pages to TCP by reference? */
 static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
 {
@@ -101,6 +109,66 @@ static void siw_tx_put_msg(struct siw_stream *s)
 	s->rresp.mr = NULL;
 }
 
+/* Drop the stream's reference on its stage; TCP holds its own */
+static void siw_tx_stage_put(struct siw_stream *s)
+{
+	if (s->stage_page)
+		put_page(s->stage_page);
+	s->stage_page = NULL;
+	s->stage = (struct siw_engine_stage){ };
+}
+
+/* Room a staged FPDU may take: FPDUs fit TCP's segment */
+static u32 siw_tx_stage_need(const struct siw_stream *s)
+{
+	return READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
+}
+
+/*
+ * The stage for the batch that starts now, or NULL to send it as the
+ * engine references it. With CRCs on, octets TCP would copy are read
+ * twice (the CRC, then TCP's copy); staged, the engine copies each FPDU
+ * whole into the stream's pages, CRC in the same pass, and TCP takes
+ * those pages by reference: nothing waits for the peer's ACK, the pages
+ * are the stream's. Pages all of whose octets TCP has released are used
+ * again; a batch never spans two allocations, so the stream's reference
+ * is dropped only between batches.
+ */
+static struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s)
+{
+	const gfp_t gfp = GFP_NOIO | __GFP_NOWARN;
+	u32 need = siw_tx_stage_need(s);
+	unsigned int order = SIW_TX_STAGE_ORDER;
+	struct page *pg;
+
+	if (!READ_ONCE(tx_stage) || !s->conn.crc || s->tx_zc)
+		return NULL;
+	if (s->stage_page && s->stage.size - s->stage.used >= need)
+		return &s->stage;
+	/* TCP let go of every octet it was handed from the pages */
+	if (s->stage_page && page_ref_count(s->stage_page) == 1 &&
+	    s->stage.size >= need) {
+		s->stage.used = 0;
+		return &s->stage;
+	}
+	siw_tx_stage_put(s);
+	if (need > PAGE_SIZE << order)
+		return NULL;
+	pg = SIW_FAULT(alloc_pages(gfp | __GFP_COMP | __GFP_NORETRY, order));
+	if (!pg && need <= PAGE_SIZE) {
+		order = 0;
+		pg = SIW_FAULT(alloc_page(gfp));
+	}
+	if (!pg)
+		return NULL;
+	s->stage_page = pg;
+	s->stage = (struct siw_engine_stage){
+		.buf = page_address(pg),
+		.size = PAGE_SIZE << order,
+	};
+	return &s->stage;
+}
+
 /**
  * siw_tx_release() - the stream stops: drop what transmit holds
  * @s: the stream; its TX work is idle and will not run again
@@ -115,6 +183,7 @@ void siw_tx_release(struct siw_stream *s)
 	struct siw_mr *mr;
 
 	siw_tx_put_msg(s);
+	siw_tx_stage_put(s);
 	s->tx_kind = SIW_TX_IDLE;
 	s->tx_fpdu = false;
 	s->tx_cut_err = 0;
@@ -720,15 +789,50 @@ static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
 }
 
 /* One call of siw_tx_push() handed TCP these octets */
-static void siw_tx_count_octets(struct siw_stream *s, u32 zc, u32 copied)
+static void siw_tx_count_octets(struct siw_stream *s, u32 zc, u32 copied,
+				u32 staged)
 {
 	struct siw_stats __percpu *st = s->qp->qdev->stats;
 
-	siw_stats_add(st, SIW_STAT_TX_OCTETS, zc + copied);
+	siw_stats_add(st, SIW_STAT_TX_OCTETS, zc + copied + staged);
 	if (zc)
 		siw_stats_add(st, SIW_STAT_TX_ZCOPY_OCTETS, zc);
 	if (copied)
 		siw_stats_add(st, SIW_STAT_TX_COPY_OCTETS, copied);
+	if (staged)
+		siw_stats_add(st, SIW_STAT_TX_STAGED_OCTETS, staged);
+}
+
+/*
+ * A staged piece from @skip on as page vectors at @bv[*n], one per page
+ * it touches, a vector extended where the octets go on in its page
+ */
+static u32 siw_tx_stage_bvecs(const struct siw_engine_seg *p, u32 skip,
+			      struct bio_vec *bv, unsigned int *n)
+{
+	const u8 *a = (const u8 *)p->addr + skip;
+	u32 left = p->len - skip, c;
+	struct bio_vec *last;
+
+	while (left) {
+		c = min_t(u32, left, PAGE_SIZE - offset_in_page(a));
+		last = *n ? &bv[*n - 1] : NULL;
+		if (last && last->bv_page == virt_to_page(a) &&
+		    last->bv_offset + last->bv_len == offset_in_page(a))
+			last->bv_len += c;
+		else
+			bvec_set_page(&bv[(*n)++], virt_to_page(a), c,
+				      offset_in_page(a));
+		a += c;
+		left -= c;
+	}
+	return p->len - skip;
+}
+
+/* Page vectors a staged piece may need */
+static unsigned int siw_tx_stage_nbv(const struct siw_engine_seg *p)
+{
+	return (p->len >> PAGE_SHIFT) + 2;
 }
 
 /* May this piece go to TCP by reference? */
@@ -753,8 +857,8 @@ static int siw_tx_push(struct siw_stream *s)
 	struct sock *sk = s->sock->sk;
 	const struct siw_engine_seg *p;
 	u32 skip = s->tx_off, total;
+	u32 zc = 0, copied = 0, staged = 0;
 	unsigned int i = 0, n;
-	u32 zc = 0, copied = 0;
 	struct msghdr msg;
 	int rv = 0, more;
 
@@ -765,6 +869,29 @@ static int siw_tx_push(struct siw_stream *s)
 	sock_owned_by_me(sk);
 	while (i < d->n) {
 		p = &d->piece[i];
+		if (p->kind == SIW_ENGINE_SEG_STAGED) {
+			/* a run of staged FPDUs: the stream's pages */
+			n = 0;
+			total = 0;
+			do {
+				total += siw_tx_stage_bvecs(&d->piece[i++], skip,
+							    bv, &n);
+				skip = 0;
+			} while (i < d->n &&
+				 d->piece[i].kind == SIW_ENGINE_SEG_STAGED &&
+				 n + siw_tx_stage_nbv(&d->piece[i]) <=
+				 ARRAY_SIZE(s->tx_bv));
+			more = (i < d->n || !d->last) ? MSG_MORE : 0;
+			rv = siw_tcp_splice_bvec_locked(sk, bv, n, total,
+							base | more);
+			if (rv > 0) {
+				s->tx_off += rv;
+				staged += rv;
+			}
+			if (rv < 0 || rv < total)
+				break;
+			continue;
+		}
 		if (siw_tx_piece_zc(s, p)) {
 			total = p->len - skip;
 			more = (i + 1 < d->n || !d->last) ? MSG_MORE : 0;
@@ -785,7 +912,8 @@ static int siw_tx_push(struct siw_stream *s)
 		/* a run of pieces to copy */
 		n = 0;
 		total = 0;
-		while (i < d->n && !siw_tx_piece_zc(s, &d->piece[i])) {
+		while (i < d->n && !siw_tx_piece_zc(s, &d->piece[i]) &&
+		       d->piece[i].kind != SIW_ENGINE_SEG_STAGED) {
 			siw_tx_bvec(&d->piece[i++], skip, &bv[n]);
 			total += bv[n++].bv_len;
 			skip = 0;
@@ -802,7 +930,7 @@ static int siw_tx_push(struct siw_stream *s)
 		if (rv < 0 || rv < total)
 			break;
 	}
-	siw_tx_count_octets(s, zc, copied);
+	siw_tx_count_octets(s, zc, copied, staged);
 	if (rv < 0 && rv != -EAGAIN)
 		return rv;
 	if (s->tx_off < d->wire_len)
@@ -903,12 +1031,16 @@ static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
 	struct siw_engine_txd more = {
 		.piece = d->piece + d->n,
 		.max = SIW_ENGINE_TX_PIECES,
+		.stage = d->stage,
 	};
 	int rv;
 
 	if (d->last || d->n + SIW_ENGINE_TX_PIECES > ARRAY_SIZE(s->piece) ||
 	    READ_ONCE(s->term_pending) || !siw_tx_rresp_usable(s) ||
 	    !siw_tx_keep_frame(s, *first))
+		return false;
+	/* the stage is full: the next batch takes fresh pages */
+	if (d->stage && d->stage->size - d->stage->used < siw_tx_stage_need(s))
 		return false;
 	siw_tx_follow_mss(s);
 	rv = siw_engine_tx_next(&s->tx, &more);
@@ -956,6 +1088,7 @@ static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held,
 	siw_tx_follow_mss(s);
 	s->txd.piece = s->piece;
 	s->txd.max = SIW_ENGINE_TX_PIECES;
+	s->txd.stage = siw_tx_stage_start(s);
 	rv = siw_engine_tx_next(&s->tx, &s->txd);
 	if (rv <= 0)
 		return rv ? rv : -EPROTO;

@@ -38,7 +38,7 @@ BW_ITERS=200
 COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
 	rx_marker_errors term_tx_rdmap term_tx_ddp term_tx_llp term_rx_rdmap
 	term_rx_ddp term_rx_llp mpa_reject_tx mpa_reject_rx conn_setups
-	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets"
+	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets tx_staged_octets"
 
 keep() { t_keep observe "$@"; }
 
@@ -356,6 +356,12 @@ check "siw_b sent $BW_SIZE B messages by page reference (zero-copy)" \
 	grew siw_b tx_zcopy_octets "$((BW_ITERS * BW_SIZE))"
 check "siw_b copied what was not (framing, small messages)" \
 	grew siw_b tx_copy_octets 1
+# CRCs on (the default): rping's 4 KiB messages, below zcopy_min, go
+# staged: siw_b's Read Responses and siw_a's Writes back
+check "siw_b staged the pings' Read Responses (copy and CRC one pass)" \
+	grew siw_b tx_staged_octets $((PINGS * PING_SIZE))
+check "siw_a staged the pings written back" \
+	grew siw_a tx_staged_octets $((PINGS * PING_SIZE))
 check "siw_a: a connection set up for each run" grew siw_a conn_setups 3
 check "siw_b: likewise" grew siw_b conn_setups 3
 for c in rx_crc_errors rx_marker_errors conn_failures term_tx_llp \
