@@ -423,6 +423,7 @@ static void siw_engine_tx_staged(struct kunit *test)
 	struct lb_src *s;
 	struct lb_case c;
 	u32 len, k;
+	bool same;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tx);
 	lb_decode(i, &c);
@@ -449,8 +450,8 @@ static void siw_engine_tx_staged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, roomy.used, (u32)w[1]->len);
 	KUNIT_EXPECT_EQ(test, tx[1].crc_reads, 0ULL);
 	KUNIT_EXPECT_EQ(test, w[1]->len, w[0]->len);
-	KUNIT_EXPECT_TRUE_MSG(test, !memcmp(w[1]->buf, w[0]->buf,
-					    min(w[0]->len, w[1]->len)),
+	same = !memcmp(w[1]->buf, w[0]->buf, min(w[0]->len, w[1]->len));
+	KUNIT_EXPECT_TRUE_MSG(test, same,
 			      "the staged FPDUs differ from the referenced");
 
 	/* one that takes the short FPDUs only */
@@ -466,8 +467,8 @@ static void siw_engine_tx_staged(struct kunit *test)
 	if (len > tight.size)
 		KUNIT_EXPECT_GT(test, ref, 0U);
 	KUNIT_EXPECT_EQ(test, w[2]->len, w[0]->len);
-	KUNIT_EXPECT_TRUE_MSG(test, !memcmp(w[2]->buf, w[0]->buf,
-					    min(w[0]->len, w[2]->len)),
+	same = !memcmp(w[2]->buf, w[0]->buf, min(w[0]->len, w[2]->len));
+	KUNIT_EXPECT_TRUE_MSG(test, same,
 			      "FPDUs staged or not differ from the referenced");
 }
 
