@@ -93,6 +93,9 @@ demo:
 bench:
 	scripts/bench
 
+bench-profile:
+	scripts/bench-profile
+
 # What DKMS needs of the tree: the module's sources, none of its products
 DKMS_FILES = Kbuild VERSION drivers
 COPY = rsync -a --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
@@ -146,5 +149,5 @@ deb:
 .PHONY: all modules clean install uninstall sparse checkpatch check-includes \
 	shellcheck \
 	check check-long \
-	check-kernels kunit demo bench
+	check-kernels kunit demo bench bench-profile
 .PHONY: dkms-install dkms-remove deb
