@@ -11,14 +11,17 @@
 #   bench-profile.sh OURS_KO UPSTREAM_KO [KEY=VALUE...]
 #
 # Keys: WHO ("ours upstream"; also ours-crc), TEST (ib_send_bw), SIZE
-# (64), COUNT (100000 iterations), MTU (1500). One line each:
+# (64), COUNT (100000 iterations), MTU (1500). Each contender runs COUNT
+# and 3 * COUNT iterations, each run sampled alone; scripts/bench-profile
+# takes the difference, which cancels the client's start and connection
+# setup (as make bench does with wall times). One line each:
 #
 #   prof: setup KEY=VALUE...
-#   prof: run WHO SECONDS (the client's wall time) / prof: fail WHO WHY
-#   prof: class WHO CLASS NS (CPU time sampled: module, kernel, user, idle)
-#   prof: sym WHO NS NAME (the module's symbols, most time first)
-#   prof: ksym WHO NS NAME (the rest of the kernel's, the first 25)
-#   prof: comm WHO NS TASK (the time by task name, the first 8; idle is
+#   prof: run WHO N SECONDS (the client's wall time) / prof: fail WHO N WHY
+#   prof: class WHO N CLASS NS (CPU time sampled: module, kernel, user, idle)
+#   prof: sym WHO N NS NAME (the module's symbols, most time first)
+#   prof: ksym WHO N NS NAME (the rest of the kernel's, the first 60)
+#   prof: comm WHO N NS TASK (the time by task name, the first 8; idle is
 #         swapper's)
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
@@ -54,18 +57,18 @@ perf_ctl() {
 	read -r -t 300 -u "$ack_fd" reply && [ "$reply" = ack ]
 }
 
-# report WHO DATA: the sampled time by class and symbol, and by task
+# report WHO N DATA: the sampled time of the run of N iterations by task,
+# by class and by symbol
 report() {
-	local who=$1 data=$2
+	local who=$1 n=$2 data=$3
 
 	perf report -i "$data" --stdio --no-children -g none \
 		-F period,comm 2> /dev/null |
-		awk -v who="$who" '!/^#/ && NF >= 2 && n++ < 8 {
-			printf "prof: comm %s %.0f %s\n", who, $1, $2 }'
-
+		awk -v who="$who" -v n="$n" '!/^#/ && NF >= 2 && k++ < 8 {
+			printf "prof: comm %s %s %.0f %s\n", who, n, $1, $2 }'
 	perf report -i "$data" --stdio --no-children -g none \
 		-F period,sym 2> /dev/null |
-		awk -v who="$who" -v mods="$work/module.syms" '
+		awk -v who="$who" -v n="$n" -v mods="$work/module.syms" '
 		BEGIN { while ((getline s < mods) > 0) mod[s] = 1 }
 		/^#/ || NF < 3 { next }
 		{
@@ -80,28 +83,21 @@ report() {
 				cls = "user"
 			sum[cls] += ns
 			if (cls == "module")
-				printf "prof: sym %s %.0f %s\n", who, ns, name
-			else if (cls == "kernel" && nk++ < 25)
-				printf "prof: ksym %s %.0f %s\n", who, ns, name
+				printf "prof: sym %s %s %.0f %s\n", who, n, ns, name
+			else if (cls == "kernel" && nk++ < 60)
+				printf "prof: ksym %s %s %.0f %s\n", who, n, ns, name
 		}
 		END {
-			n = split("module kernel user idle", c, " ")
-			for (i = 1; i <= n; i++)
-				printf "prof: class %s %s %.0f\n", who, c[i], sum[c[i]]
+			k = split("module kernel user idle", c, " ")
+			for (i = 1; i <= k; i++)
+				printf "prof: class %s %s %s %.0f\n", who, n, c[i], sum[c[i]]
 		}'
 }
 
-# profile WHO: one run of $TEST under perf
-profile() {
-	local who=$1 data="$work/$1.data" pid srv rc=0 t0 t1
+# one WHO N: one client run of N iterations under perf; 1 if it failed
+one() {
+	local who=$1 n=$2 data="$work/$1-$2.data" pid srv rc=0 t0 t1
 
-	case $who in
-	ours) pair_up "$OURS" mpa_crc=off ;;
-	ours-crc) pair_up "$OURS" mpa_crc=required ;;
-	upstream) pair_up "$UPSTREAM" ;;
-	*) say "fail $who unknown contender"; return ;;
-	esac || { say "fail $who module or link"; pair_down; return; }
-	grep '\[siw\]' /proc/kallsyms | awk '{ print $3 }' > "$work/module.syms"
 	port=$((port + 1))
 	rm -f "$work/ctl" "$work/ack"
 	mkfifo "$work/ctl" "$work/ack"
@@ -112,34 +108,49 @@ profile() {
 	exec {ctl_fd}<> "$work/ctl" {ack_fd}<> "$work/ack"
 	cmsync_pre
 	timeout -k 5 "$LIMIT" "${pre[@]}" "$TEST" -d siw_a -R -F -s "$SIZE" \
-		-n "$COUNT" -p "$port" > "$work/srv.log" 2>&1 &
+		-n "$n" -p "$port" > "$work/srv.log" 2>&1 &
 	srv=$!
 	if ! wait_tcp_listen "$port" "$srv"; then
-		say "fail $who server did not listen"
+		say "fail $who $n server did not listen"
 		rc=1
 	elif ! perf_ctl enable; then
-		say "fail $who perf did not start"
+		say "fail $who $n perf did not start"
 		rc=1
 	else
 		t0=$EPOCHREALTIME
 		ns timeout -k 5 "$LIMIT" "${pre[@]}" "$TEST" -d siw_b -R -F \
-			-s "$SIZE" -n "$COUNT" -p "$port" "$SIW_IP_A" \
+			-s "$SIZE" -n "$n" -p "$port" "$SIW_IP_A" \
 			> "$work/cli.log" 2>&1 || rc=$?
 		t1=$EPOCHREALTIME
 		perf_ctl disable || true
-		[ "$rc" = 0 ] || say "fail $who client exited $rc: $(tail -n 1 "$work/cli.log")"
+		[ "$rc" = 0 ] || say "fail $who $n client exited $rc: $(tail -n 1 "$work/cli.log")"
 	fi
 	kill -INT "$pid" 2> /dev/null
 	wait "$pid" || true
 	exec {ctl_fd}>&- {ack_fd}>&-
 	wait "$srv" 2> /dev/null || true
 	if [ "$rc" = 0 ]; then
-		say "run $who $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')"
-		report "$who" "$data"
+		say "run $who $n $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')"
+		report "$who" "$n" "$data"
 	else
 		cat "$work/perf.log" "$work/srv.log" "$work/cli.log" >&2
 	fi
 	rm -f "$data"
+	return $rc
+}
+
+# profile WHO: the runs of COUNT and 3 * COUNT iterations under perf
+profile() {
+	local who=$1
+
+	case $who in
+	ours) pair_up "$OURS" mpa_crc=off ;;
+	ours-crc) pair_up "$OURS" mpa_crc=required ;;
+	upstream) pair_up "$UPSTREAM" ;;
+	*) say "fail $who - unknown contender"; return ;;
+	esac || { say "fail $who - module or link"; pair_down; return; }
+	grep '\[siw\]' /proc/kallsyms | awk '{ print $3 }' > "$work/module.syms"
+	one "$who" "$COUNT" && one "$who" $((3 * COUNT))
 	pair_down
 }
 
