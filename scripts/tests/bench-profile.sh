@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Where the CPU time of one perftest run goes, inside one guest (started
-# by scripts/bench-profile): for each contender, a perftest server here
-# and its client in $SIW_NS, the whole guest sampled by perf (cpu-clock,
-# 1000 Hz, all CPUs) from just before the client starts until it ended.
+# Where the CPU time of perftest runs goes, inside one guest (started by
+# scripts/bench-profile): for each contender, a perftest server here and
+# its client in $SIW_NS (timed_client of perf-lib.sh), the whole guest
+# sampled by perf (cpu-clock, 1000 Hz, all CPUs) from just before the
+# client starts until it ended.
 # Reports, never judges: the exit status says only whether the script
 # itself worked.
 #
@@ -96,7 +97,7 @@ report() {
 
 # one WHO N: one client run of N iterations under perf; 1 if it failed
 one() {
-	local who=$1 n=$2 data="$work/$1-$2.data" pid srv rc=0 t0 t1
+	local who=$1 n=$2 data="$work/$1-$2.data" pid srv rc=0
 
 	port=$((port + 1))
 	rm -f "$work/ctl" "$work/ack"
@@ -117,11 +118,8 @@ one() {
 		say "fail $who $n perf did not start"
 		rc=1
 	else
-		t0=$EPOCHREALTIME
-		ns timeout -k 5 "$LIMIT" "${pre[@]}" "$TEST" -d siw_b -R -F \
-			-s "$SIZE" -n "$n" -p "$port" "$SIW_IP_A" \
-			> "$work/cli.log" 2>&1 || rc=$?
-		t1=$EPOCHREALTIME
+		timed_client "${pre[@]}" "$TEST" -d siw_b -R -F -s "$SIZE" \
+			-n "$n" -p "$port" "$SIW_IP_A" || rc=$?
 		perf_ctl disable || true
 		[ "$rc" = 0 ] || say "fail $who $n client exited $rc: $(tail -n 1 "$work/cli.log")"
 	fi
@@ -130,7 +128,7 @@ one() {
 	exec {ctl_fd}>&- {ack_fd}>&-
 	wait "$srv" 2> /dev/null || true
 	if [ "$rc" = 0 ]; then
-		say "run $who $n $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')"
+		say "run $who $n $t_secs"
 		report "$who" "$n" "$data"
 	else
 		cat "$work/perf.log" "$work/srv.log" "$work/cli.log" >&2
