@@ -6,6 +6,10 @@ SIW_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Build products that outlive a checkout: the debug kernel, upstream siw.
 SIW_CACHE=${SIW_CACHE:-/var/cache/siw}
 
+# Parallel jobs for the module builds (kbuild of ~40 files: -j halves
+# them on 2 cores)
+SIW_JOBS=${SIW_JOBS:-$(nproc)}
+
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
