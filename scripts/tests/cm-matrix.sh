@@ -34,8 +34,8 @@
 COUNT=${CM_MATRIX_COUNT:-3}
 SIZE=${CM_MATRIX_SIZE:-4096}
 CLI_LIMIT=60	# seconds a client may take
-SRV_LIMIT=90	# seconds a server may live
-REAP=20		# seconds a server may take to end after its client
+SRV_LIMIT=100	# seconds a server may live
+REAP=30		# seconds a server may take to end after its client
 SRV=siw_a	# responder, here
 CLI=siw_b	# initiator, in $SIW_NS
 work=/tmp/cm-matrix

@@ -23,7 +23,7 @@
 work=/tmp/demo
 port=18500
 LIMIT=60		# seconds one perftest or rping client may take
-SRV_LIMIT=90 REAP=10
+SRV_LIMIT=90 REAP=30
 PING_COUNT=50 PING_SIZE=4096
 BW_SIZE=65536 BW_COUNT=1000	# and 3 * BW_COUNT: 62.5 and 187.5 MiB
 FILE_MB=16

@@ -27,7 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=/tmp/observe
 CLI_LIMIT=60
 SRV_LIMIT=120
-REAP=10
+REAP=30
 PINGS=300		# rping pings while the QP attributes are read
 PING_SIZE=4096
 # perftest message size, above zcopy_min; the module is loaded with
@@ -107,7 +107,7 @@ qp_attrs() {
 	local dev=$1 run=() f=$work/qp.$1
 
 	[ "$dev" = siw_b ] && run=(ns)
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 300); do
 		"${run[@]}" rdma -dd res show qp link "$dev/1" |
 			grep " drv_mpa_rev " | head -n 1 > "$f"
 		[ -s "$f" ] && break

@@ -45,7 +45,7 @@ RD_ITERS=${TRAFFIC_RD_ITERS:-1500}
 [ "${SIW_KERNEL:-debian}" != debug ] || RD_ITERS=${TRAFFIC_RD_ITERS:-400}
 CLI_LIMIT=${TRAFFIC_TIMEOUT:-60}	# seconds a client may take
 SRV_LIMIT=$((CLI_LIMIT + 60))	# seconds a server may live
-REAP=10				# seconds a server may take after its client
+REAP=30				# seconds a server may take after its client
 work=/tmp/traffic
 
 case $ko in

@@ -109,7 +109,8 @@ rdmacm_passed() {
 holder_start() {
 	/tmp/verbs-holder "$1" 4 > /tmp/holder.out 2>&1 &
 	holder=$!
-	for _ in $(seq 1 100); do
+	# up to a minute: a hang, not speed (a loaded host is slow)
+	for _ in $(seq 1 600); do
 		grep -q ready /tmp/holder.out && return 0
 		kill -0 "$holder" 2>/dev/null || break
 		sleep 0.1
@@ -150,7 +151,7 @@ memcg_rings() {
 	bash -c 'echo $$ > "$0/cgroup.procs" && exec "${@}"' "$cg" \
 		/tmp/verbs-holder siw0 memcg > /tmp/memcg.out 2>&1 &
 	pid=$!
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 600); do
 		grep -q "^made" /tmp/memcg.out && break
 		sleep 0.1
 	done
