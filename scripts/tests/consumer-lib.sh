@@ -36,6 +36,36 @@ consumer_links() {
 		ns rdma link add "$1_b" type "$CONSUMER_TYPE" netdev "$SIW_IF_B"
 }
 
+# link_delete LIMIT DEV [ns]: rdma link delete DEV (in SIW_NS with ns),
+# ended after LIMIT seconds. The removal waits until every consumer let
+# go of the device: when it takes over 30 s, what still holds it (the
+# cm_ids and QPs the RDMA core lists, the NFS clients, the removal's
+# kernel stack) goes to the log, to say whose it is.
+link_delete() {
+	local limit=$1 dev=$2 p i rc
+	if [ "${3:-}" = ns ]; then
+		ns timeout "$limit" rdma link delete "$dev" &
+	else
+		timeout "$limit" rdma link delete "$dev" &
+	fi
+	p=$!
+	for i in $(seq 1 "$limit"); do
+		kill -0 "$p" 2>/dev/null || break
+		[ "$i" = 30 ] || { sleep 1; continue; }
+		echo "rdma link delete $dev: still waiting after 30 s; holding on:"
+		rdma resource show cm_id; ns rdma resource show cm_id
+		rdma resource show qp; ns rdma resource show qp
+		cat /proc/fs/nfsfs/servers 2>/dev/null
+		ns cat /proc/fs/nfsfs/servers 2>/dev/null
+		cat /proc/"$(pgrep -n -x rdma)"/stack 2>/dev/null
+		sleep 1
+	done
+	wait "$p"
+	rc=$?
+	[ $rc = 0 ] || echo "rdma link delete $dev: exit status $rc (124: not done in ${limit}s)"
+	return $rc
+}
+
 # consumer_rounds N FUNC: FUNC 1 .. FUNC N until one fails; prints how
 # many passed
 consumer_rounds() {
@@ -220,10 +250,12 @@ iser_node() {
 	iscsiadm -m node -T "$1" -p "$2" | grep -q "iface.transport_name = iser"
 }
 
-# iscsi_disk IQN: the block device of the session's LUN 0
+# iscsi_disk IQN: the block device of the session's LUN 0, once the
+# SCSI scan (after the login, asynchronous) made it: up to two minutes,
+# as on a loaded 2-core host it took over 30 s
 iscsi_disk() {
 	local s d i
-	for i in $(seq 1 30); do
+	for i in $(seq 1 120); do
 		for s in /sys/class/iscsi_session/session*; do
 			grep -qx "$1" "$s/targetname" 2>/dev/null || continue
 			for d in "$s"/device/target*/*/block/*; do
@@ -232,6 +264,12 @@ iscsi_disk() {
 		done
 		sleep 1
 	done
+	echo "no disk of $1's session:" >&2
+	for s in /sys/class/iscsi_session/session*; do
+		echo "$s: $(cat "$s/targetname" 2>/dev/null) $(readlink -f "$s/device")" >&2
+		ls -d "$s"/device/target*/*/block/* >&2
+	done
+	ls -l /dev/sd* >&2
 	return 1
 }
 
@@ -282,10 +320,10 @@ nvmet_down() {
 
 # nvme_disk: the namespace block device for NVME_NQN: under the NVMe
 # subsystem with native multipath, under the controller without; once
-# its capacity is known (the node may appear before)
+# its capacity is known (the node may appear before); up to two minutes
 nvme_disk() {
 	local s d i
-	for i in $(seq 1 30); do
+	for i in $(seq 1 120); do
 		for s in /sys/class/nvme-subsystem/* /sys/class/nvme/*; do
 			grep -qx "$NVME_NQN" "$s/subsysnqn" 2>/dev/null || continue
 			for d in "$s"/nvme*n*; do
@@ -308,7 +346,8 @@ data_check() {
 	local mb sum
 	mb=$(( $(stat -c %s "$2") >> 20 ))
 	sum=$(sha256sum < "$2")
-	dd if="$2" of="/dev/$1" bs=1M oflag=direct status=none || return 1
+	dd if="$2" of="/dev/$1" bs=1M oflag=direct conv=nocreat status=none ||
+		return 1
 	[ "$(dd if="/dev/$1" bs=1M count="$mb" iflag=direct status=none |
 		sha256sum)" = "$sum" ]
 }
