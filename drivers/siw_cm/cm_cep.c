@@ -661,6 +661,9 @@ static void siw_cep_work(struct work_struct *w)
 	mutex_lock(&cep->lock);
 	if (test_and_clear_bit(SIW_CEP_P_DESTROY, &cep->pending))
 		siw_cep_step(cep, SIW_CM_EV_DESTROY, 0);
+	if (test_and_clear_bit(SIW_CEP_P_DEV_GOING, &cep->pending) &&
+	    cep->fsm.state < SIW_CM_ESTABLISHED)
+		siw_cep_step(cep, SIW_CM_EV_DESTROY, 0);
 	if (test_and_clear_bit(SIW_CEP_P_SOCK, &cep->pending))
 		siw_cep_sock_event(cep);
 	if (test_and_clear_bit(SIW_CEP_P_RTR, &cep->pending))
@@ -690,16 +693,9 @@ static void siw_cep_timeout(struct work_struct *w)
 	siw_cep_put(cep);
 }
 
-/**
- * siw_cep_destroy_all() - end every endpoint of a device
- * @ibdev: the device going away
- *
- * Initiators get their CONNECT_REPLY, connected endpoints their CLOSE;
- * returns once all of them were processed.
- *
- * Context: process; may sleep.
- */
-void siw_cep_destroy_all(struct ib_device *ibdev)
+/* Kick every endpoint of @ibdev with @what, then wait for the work */
+static void siw_cep_kick_all(struct ib_device *ibdev,
+			     enum siw_cep_pending what)
 {
 	struct siw_cep *cep, *entry;
 	unsigned long id;
@@ -710,8 +706,43 @@ void siw_cep_destroy_all(struct ib_device *ibdev)
 		if (!cep)
 			continue;
 		if (cep->ibdev == ibdev)
-			siw_cep_kick(cep, SIW_CEP_P_DESTROY);
+			siw_cep_kick(cep, what);
 		siw_cep_put(cep);
 	}
 	flush_workqueue(siw_cm_wq);
+}
+
+/**
+ * siw_cep_end_setups() - end the connection setups of a device
+ * @ibdev: the device being removed, before the RDMA CM hears of it
+ *
+ * An initiator gets its CONNECT_REPLY (-ECONNABORTED) now instead of
+ * at its timer: iw_cm's destroy of a connecting cm_id waits for that
+ * reply, and with it the RDMA CM's device removal. Established
+ * connections are left to their consumers, which end them on the
+ * RDMA CM's DEVICE_REMOVAL; ended here, the consumer would see them
+ * drop while the device still takes new connections, and may
+ * reconnect onto it as it goes.
+ *
+ * Context: process; may sleep.
+ */
+void siw_cep_end_setups(struct ib_device *ibdev)
+{
+	siw_cep_kick_all(ibdev, SIW_CEP_P_DEV_GOING);
+}
+
+/**
+ * siw_cep_destroy_all() - end every endpoint of a device
+ * @ibdev: the device going away, its clients (the RDMA CM among them)
+ *	removed
+ *
+ * Whatever is left (connections closing, ones no consumer ended) ends:
+ * initiators get their CONNECT_REPLY, connected endpoints their CLOSE;
+ * returns once all of them were processed.
+ *
+ * Context: process; may sleep.
+ */
+void siw_cep_destroy_all(struct ib_device *ibdev)
+{
+	siw_cep_kick_all(ibdev, SIW_CEP_P_DESTROY);
 }

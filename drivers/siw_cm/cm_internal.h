@@ -42,6 +42,9 @@ enum siw_cep_pending {
 				 * to RTS: @qp_err
 				 */
 	SIW_CEP_P_DESTROY,	/* device or listener goes away */
+	SIW_CEP_P_DEV_GOING,	/* the device is being removed: end the
+				 * endpoint if it is still in setup
+				 */
 };
 
 /**
@@ -55,7 +58,7 @@ enum siw_cep_pending {
  *	and the consumer's calls. Never taken from softirq.
  * @fsm: the protocol state
  * @ibdev: the device (a reference through ib_device_get... is not
- *	needed: the client's remove callback destroys every endpoint
+ *	needed: the device's dealloc_driver destroys every endpoint left
  *	before the device goes)
  * @sock: the TCP socket, until released by a close or abort action
  * @cm_id: the consumer's cm_id, referenced with its add_ref, or NULL
@@ -159,6 +162,7 @@ void siw_cep_get(struct siw_cep *cep);
 void siw_cep_put(struct siw_cep *cep);
 void siw_cep_kick(struct siw_cep *cep, enum siw_cep_pending what);
 void siw_cep_run(struct siw_cep *cep, struct siw_cm_step *st, int rv);
+void siw_cep_end_setups(struct ib_device *ibdev);
 void siw_cep_destroy_all(struct ib_device *ibdev);
 bool siw_cep_table_empty(void);
 void siw_cep_set_qp(struct siw_cep *cep, struct ib_qp *qp);

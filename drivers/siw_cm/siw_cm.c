@@ -174,8 +174,26 @@ static int siw_cm_client_add(struct ib_device *ibdev)
 	return ibdev->ops.driver_id == RDMA_DRIVER_SIW ? 0 : -EOPNOTSUPP;
 }
 
-/* The device is being unregistered: no connection may outlive it */
+/*
+ * The device is being unregistered. Clients go in the reverse order of
+ * their registration: loaded after rdma_cm, as it is where rdma_cm has
+ * consumers, this one goes before the RDMA CM's. Setups end here,
+ * established connections through the RDMA CM's DEVICE_REMOVAL, and
+ * what is left in siw_cm_dev_gone().
+ */
 static void siw_cm_client_remove(struct ib_device *ibdev, void *data)
+{
+	siw_cep_end_setups(ibdev);
+}
+
+/**
+ * siw_cm_dev_gone() - no endpoint may outlive its device
+ * @ibdev: the device, unregistered (every client removed), about to be
+ *	freed
+ *
+ * Context: process; may sleep (the device's dealloc_driver).
+ */
+void siw_cm_dev_gone(struct ib_device *ibdev)
 {
 	siw_cep_destroy_all(ibdev);
 }
@@ -212,8 +230,8 @@ err_wq:
 /**
  * siw_cm_exit() - tear the CM down, at module unload
  *
- * Context: process, after every siw device was unregistered (the
- * client's remove callback has ended every connection by then).
+ * Context: process, after every siw device was unregistered (each
+ * one's siw_cm_dev_gone() ended its connections by then).
  */
 void siw_cm_exit(void)
 {

@@ -59,6 +59,7 @@ struct siw_cm_dev {
 };
 
 void siw_cm_dev_init(struct siw_cm_dev *cmdev);
+void siw_cm_dev_gone(struct ib_device *ibdev);
 
 /*
  * What the CM needs from a device, provided by the device layer

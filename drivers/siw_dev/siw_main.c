@@ -166,6 +166,7 @@ static void siw_dealloc_driver(struct ib_device *ibdev)
 {
 	struct siw_device *sdev = to_siw_dev(ibdev);
 
+	siw_cm_dev_gone(ibdev);
 	WARN_ON(!xa_empty(&sdev->qp.qp_xa));
 	xa_destroy(&sdev->qp.qp_xa);
 	siw_mem_table_destroy(&sdev->mem);
