@@ -176,10 +176,12 @@ static int siw_cm_client_add(struct ib_device *ibdev)
 
 /*
  * The device is being unregistered. Clients go in the reverse order of
- * their registration: loaded after rdma_cm, as it is where rdma_cm has
- * consumers, this one goes before the RDMA CM's. Setups end here,
- * established connections through the RDMA CM's DEVICE_REMOVAL, and
- * what is left in siw_cm_dev_gone().
+ * their registration: when siw was loaded after rdma_cm, this one goes
+ * before the RDMA CM's and setups end here at once; when rdma_cm came
+ * later, its removal comes first and a connecting cm_id it destroys
+ * waits for our setup's timer. Established connections end through the
+ * RDMA CM's DEVICE_REMOVAL either way, and what is left in
+ * siw_cm_dev_gone().
  */
 static void siw_cm_client_remove(struct ib_device *ibdev, void *data)
 {
