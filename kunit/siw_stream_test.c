@@ -617,6 +617,31 @@ static void st_frames_walk(struct st_frames *fr, u32 *pos)
 }
 
 /*
+ * One read of what the peer's end has into @buf + *@len, fed to @rx:
+ * false once the connection ended, @cap octets came or @end passed
+ */
+static bool st_peer_take(struct st_fixture *f, struct siw_engine_rx *rx,
+			 u8 *buf, u32 *len, u32 cap, unsigned long end)
+{
+	struct kvec iov = { .iov_base = buf + *len, .iov_len = cap - *len };
+	struct msghdr msg = { };
+	int rv;
+
+	if (*len >= cap || !time_before(jiffies, end))
+		return false;
+	rv = kernel_recvmsg(f->peer, &msg, &iov, 1, iov.iov_len, MSG_DONTWAIT);
+	if (rv == -EAGAIN) {
+		msleep(20);
+		return true;
+	}
+	if (rv <= 0)
+		return false;
+	siw_engine_rx_feed(rx, buf + *len, rv);
+	*len += rv;
+	return true;
+}
+
+/*
  * The peer reads its end until two messages arrived whole (or
  * ST_WAIT_MS passed), and checks them with a receive engine: valid
  * framing and CRCs, the lengths that were sent
@@ -628,30 +653,15 @@ static void st_peer_frames(struct kunit *test, struct st_fixture *f,
 	struct eng_peer *p = eng_peer_new(test, ST_MSG);
 	struct siw_engine_rx *rx = kunit_kzalloc(test, sizeof(*rx),
 						 GFP_KERNEL);
-	struct msghdr msg = { };
-	struct kvec iov;
 	u32 pos = 0;
-	int rv;
 
 	fr->buf = kunit_kmalloc(test, cap, GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, rx && fr->buf);
 	eng_peer_reset(p, 2);
 	eng_rx_start(rx, p, 1, false, true);
-	while (fr->nmsg < 2 && fr->len < cap && time_before(jiffies, end)) {
-		iov = (struct kvec){ .iov_base = fr->buf + fr->len,
-				     .iov_len = cap - fr->len };
-		rv = kernel_recvmsg(f->peer, &msg, &iov, 1, iov.iov_len,
-				    MSG_DONTWAIT);
-		if (rv == -EAGAIN) {
-			msleep(20);
-			continue;
-		}
-		if (rv <= 0)
-			break;
-		siw_engine_rx_feed(rx, fr->buf + fr->len, rv);
-		fr->len += rv;
+	while (fr->nmsg < 2 &&
+	       st_peer_take(f, rx, fr->buf, &fr->len, cap, end))
 		st_frames_walk(fr, &pos);
-	}
 	KUNIT_ASSERT_EQ_MSG(test, fr->nmsg, 2U, "the peer got %u of 2 Sends",
 			    fr->nmsg);
 	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
@@ -796,6 +806,118 @@ static void stream_doorbell_sends_message(struct kunit *test)
 	}
 }
 
+/* Post a signalled READ of @len octets into the region's start */
+static void st_post_read(struct kunit *test, struct st_fixture *f, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = ST_IOVA, .length = len, .lkey = f->stag,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = ST_WRID, .sg_list = &sge, .num_sge = 1,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.remote_addr = 0x1000, .rkey = 0x4200,
+	};
+	const struct ib_send_wr *bad = NULL;
+
+	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr.wr, &bad), 0);
+}
+
+/* Nothing of ours waits in TCP's queue: all of it was sent */
+static void st_expect_all_sent(struct kunit *test, struct st_fixture *f)
+{
+	const struct tcp_sock *tp = tcp_sk(f->ours->sk);
+	u32 queued = READ_ONCE(tp->write_seq) - READ_ONCE(tp->snd_nxt);
+
+	KUNIT_EXPECT_EQ_MSG(test, queued, 0U,
+			    "%u octets stayed in TCP's queue after the run",
+			    queued);
+}
+
+/*
+ * Messages the transmit work finds queued go to TCP back to back, each
+ * but the last with MSG_MORE: three short Sends leave in one segment,
+ * and nothing is held back once the run ended. The peer checks each
+ * (framing, CRC, length).
+ */
+static void stream_work_shares_segments(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	const struct tcp_sock *tp = tcp_sk(f->ours->sk);
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct eng_peer *p = eng_peer_new(test, ST_MSG);
+	struct siw_engine_rx *rx = kunit_kzalloc(test, sizeof(*rx),
+						 GFP_KERNEL);
+	u8 *buf = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct ib_wc wc;
+	u32 segs, len = 0;
+	int i;
+
+	KUNIT_ASSERT_TRUE(test, rx && buf);
+	/* the kick of each post runs the work that does nothing */
+	for (i = 0; i < 3; i++)
+		st_post_send(test, f, 64);
+	flush_work(&f->s->tx_work);
+	segs = READ_ONCE(tp->data_segs_out);
+	siw_tx_work(&f->s->tx_work);
+	st_expect_all_sent(test, f);
+	segs = READ_ONCE(tp->data_segs_out) - segs;
+	kunit_info(test, "three Sends left in %u segments", segs);
+	KUNIT_EXPECT_EQ_MSG(test, segs, 1U,
+			    "the queued Sends did not share a segment");
+
+	eng_peer_reset(p, 3);
+	eng_rx_start(rx, p, 1, false, true);
+	while (p->ndone < 3 && st_peer_take(f, rx, buf, &len, PAGE_SIZE, end))
+		;
+	KUNIT_ASSERT_EQ_MSG(test, p->ndone, 3U, "the peer got %u of 3 Sends",
+			    p->ndone);
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
+	KUNIT_EXPECT_FALSE(test, p->bad);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, p->done_len[i], 64U);
+		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+				    "Send %d did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+}
+
+/*
+ * The work pushed a message with MSG_MORE for the one queued behind it,
+ * which then could not start (a fenced Send behind an unanswered READ):
+ * the run still ends with everything sent. Without the final push TCP
+ * would hold the Read Request until some later send.
+ */
+static void stream_work_pushes_held_segment(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	const struct tcp_sock *tp = tcp_sk(f->ours->sk);
+	const struct ib_send_wr *bad = NULL;
+	struct ib_sge sge = {
+		.addr = ST_IOVA, .length = 64, .lkey = f->stag,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = ST_SEND_WRID, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE,
+	};
+	u32 segs;
+
+	st_post_read(test, f, 64);
+	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
+	flush_work(&f->s->tx_work);
+	segs = READ_ONCE(tp->data_segs_out);
+	siw_tx_work(&f->s->tx_work);
+	/* the READ went, the Send waits for its response */
+	KUNIT_EXPECT_EQ(test, f->s->sq_next, 1U);
+	segs = READ_ONCE(tp->data_segs_out) - segs;
+	KUNIT_EXPECT_EQ_MSG(test, segs, 1U, "the Read Request left in %u segments",
+			    segs);
+	st_expect_all_sent(test, f);
+}
+
 static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_send_fits),
 	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
@@ -803,6 +925,8 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE(stream_tx_batch),
 	KUNIT_CASE(stream_doorbell_sends_message),
+	KUNIT_CASE(stream_work_shares_segments),
+	KUNIT_CASE(stream_work_pushes_held_segment),
 	{}
 };
 

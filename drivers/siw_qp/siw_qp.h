@@ -220,6 +220,7 @@ int siw_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
 void siw_qp_flush(struct siw_qp *qp);
 void siw_qp_discard(struct siw_qp *qp);
 int siw_sq_peek(struct siw_qp *qp, u32 n, struct siw_wqe *wqe);
+bool siw_sq_posted(struct siw_qp *qp, u32 n);
 void siw_sq_complete(struct siw_qp *qp, enum ib_wc_status status, u32 bytes);
 int siw_rq_take(struct siw_qp *qp, struct siw_wqe *wqe);
 void siw_rq_complete(struct siw_qp *qp, const struct siw_wqe *wqe,

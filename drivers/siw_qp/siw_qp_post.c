@@ -380,6 +380,23 @@ int siw_sq_peek(struct siw_qp *qp, u32 n, struct siw_wqe *wqe)
 }
 
 /**
+ * siw_sq_posted() - is a send work request posted at a position?
+ * @qp: the QP
+ * @n: as for siw_sq_peek()
+ *
+ * A hint, taken without the queue's lock: the answer may be stale by the
+ * time the caller acts on it.
+ *
+ * Context: any.
+ */
+bool siw_sq_posted(struct siw_qp *qp, u32 n)
+{
+	return n < qp->sq.size &&
+	       siw_wq_posted(siw_wq_entry(&qp->sq, siw_wq_stride(qp, true),
+					  READ_ONCE(qp->sq.get) + n));
+}
+
+/**
  * siw_sq_complete() - retire the oldest send work request
  * @qp: the QP
  * @status: its outcome

@@ -157,6 +157,9 @@ enum siw_tx_kind {
  *	by reference
  * @tx_zc_used: it did
  * @tx_blocked: the socket's send buffer was full; write space resumes
+ * @tx_more: the message whose last FPDU is being pushed has another
+ *	behind it in this run: TCP may hold a part segment for it (MSG_MORE)
+ * @tx_corked: the last push was such a one: push before the run ends
  * @tx_term_err: the error the Terminate in progress reports
  * @zc_waiting: the oldest work request waits for the peer to acknowledge
  *	@zc_seq; acknowledgments resume
@@ -241,6 +244,8 @@ struct siw_stream {
 	bool tx_zc;
 	bool tx_zc_used;
 	bool tx_blocked;
+	bool tx_more;
+	bool tx_corked;
 	enum siw_ddp_err tx_term_err;
 	bool zc_waiting;
 	u32 zc_seq;

@@ -881,7 +881,8 @@ static int siw_tx_push(struct siw_stream *s)
 				 d->piece[i].kind == SIW_ENGINE_SEG_STAGED &&
 				 n + siw_tx_stage_nbv(&d->piece[i]) <=
 				 ARRAY_SIZE(s->tx_bv));
-			more = (i < d->n || !d->last) ? MSG_MORE : 0;
+			more = (i < d->n || !d->last || s->tx_more) ?
+			       MSG_MORE : 0;
 			rv = siw_tcp_splice_bvec_locked(sk, bv, n, total,
 							base | more);
 			if (rv > 0) {
@@ -894,7 +895,8 @@ static int siw_tx_push(struct siw_stream *s)
 		}
 		if (siw_tx_piece_zc(s, p)) {
 			total = p->len - skip;
-			more = (i + 1 < d->n || !d->last) ? MSG_MORE : 0;
+			more = (i + 1 < d->n || !d->last || s->tx_more) ?
+			       MSG_MORE : 0;
 			rv = siw_tcp_splice_page_locked(sk, p->page,
 							p->off + skip, total,
 							base | more);
@@ -918,8 +920,8 @@ static int siw_tx_push(struct siw_stream *s)
 			total += bv[n++].bv_len;
 			skip = 0;
 		}
-		/* more of the same message follows at once */
-		more = (i < d->n || !d->last) ? MSG_MORE : 0;
+		/* more of the same message, or the next one, follows */
+		more = (i < d->n || !d->last || s->tx_more) ? MSG_MORE : 0;
 		msg = (struct msghdr){ .msg_flags = base | more };
 		iov_iter_bvec(&msg.msg_iter, WRITE, bv, n, total);
 		rv = tcp_sendmsg_locked(sk, &msg, total);
@@ -1135,13 +1137,42 @@ static unsigned int siw_tx_batch(void)
 }
 
 /*
+ * Another message can follow the one being pushed at once: a Read
+ * Request of the same READ, an inbound Read Request to answer, a send
+ * work request posted. A hint: if none starts after all, the run pushes
+ * what TCP held for it (siw_tx_uncork()).
+ */
+static bool siw_tx_next_ready(struct siw_stream *s)
+{
+	if (s->tx_kind == SIW_TX_WQE &&
+	    (s->wqe.opcode == SIW_OP_READ ||
+	     s->wqe.opcode == SIW_OP_READ_LOCAL_INV) &&
+	    s->rd_off < s->wqe_bytes)
+		return true;
+	return READ_ONCE(s->irq_get) != READ_ONCE(s->irq_put) ||
+	       siw_sq_posted(s->qp, s->sq_next - s->sq_head);
+}
+
+/*
+ * A message's last FPDU went with MSG_MORE and no message followed it
+ * in the run: have TCP send the part segment it holds. The socket is
+ * not held.
+ */
+static void siw_tx_uncork(struct siw_stream *s)
+{
+	s->tx_corked = false;
+	tcp_sock_set_cork(s->sock->sk, false);
+}
+
+/*
  * Send up to @budget steps (a work request started, an FPDU cut or
  * pushed), cutting up to @batch FPDUs at a time, @tx_mutex held; stop
  * after the first whole message if @one_msg; queue the work for what is
- * left
+ * left. Messages that follow each other in a run share TCP segments:
+ * each but the last of the run goes with MSG_MORE.
  */
-static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
-		       bool one_msg)
+static void siw_tx_run_steps(struct siw_stream *s, int budget,
+			     unsigned int batch, bool one_msg)
 {
 	unsigned int held = 0;
 	int rv = 0;
@@ -1154,7 +1185,11 @@ static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
 			break;
 		if (s->tx_fpdu) {
 			siw_tx_sk_hold(s, &held);
+			s->tx_more = !one_msg && budget && s->txd.last &&
+				     siw_tx_next_ready(s);
 			rv = siw_tx_push(s);
+			s->tx_corked = s->tx_more && !rv;
+			s->tx_more = false;
 			if (rv)
 				siw_tx_sk_drop(s, &held);
 			if (rv == -EAGAIN) {
@@ -1215,6 +1250,15 @@ static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
 		siw_stream_kick(s);
 }
 
+/* siw_tx_run_steps(), then whatever TCP still holds for a next message goes */
+static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
+		       bool one_msg)
+{
+	siw_tx_run_steps(s, budget, batch, one_msg);
+	if (s->tx_corked)
+		siw_tx_uncork(s);
+}
+
 /**
  * siw_tx_flush_term() - the stream stops: send the Terminate still due
  * @s: the stream, its TX work cancelled, @s->tx_mutex held
@@ -1270,22 +1314,39 @@ void siw_tx_work(struct work_struct *w)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
 
+/*
+ * The peer's TCP acknowledged everything queued on the socket: nothing
+ * of ours is in flight or waiting to go
+ */
+static bool siw_tx_pipe_empty(struct siw_stream *s)
+{
+	const struct tcp_sock *tp = tcp_sk(s->sock->sk);
+
+	return READ_ONCE(tp->snd_una) == READ_ONCE(tp->write_seq);
+}
+
 /**
  * siw_tx_direct() - a process rang its doorbell: send from its thread
  * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_send()
  *
- * If the stream is idle, the next message goes out from this thread, in
- * batches like the work's, without waking the work item: that saves a
- * context switch per message on the latency path and a hand-off in the
- * middle of a message of a few FPDUs. The rest of a message longer than
- * a run's budget, further messages, and everything while a message is
- * under way are left to the work. Releases @s->tx_mutex.
+ * If the stream is idle and the peer acknowledged all we sent, the next
+ * message goes out from this thread, in batches like the work's, without
+ * waking the work item: that saves a context switch per message on the
+ * latency path (a request and its answer) and a hand-off in the middle
+ * of a message of a few FPDUs. The rest of a message longer than a run's
+ * budget, further messages, and everything while a message is under way
+ * are left to the work. So is a message posted while earlier ones are
+ * still in flight: a poster that streams then only queues, and the work
+ * sends what queued up meanwhile in one run, the messages sharing TCP
+ * segments (siw_tx_run()), instead of one segment a message from the
+ * poster's thread. Releases @s->tx_mutex.
  *
  * Context: process (a system call); no lock held but @s->tx_mutex.
  */
 void siw_tx_direct(struct siw_stream *s)
 {
-	if (READ_ONCE(tx_direct) && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
+	if (READ_ONCE(tx_direct) && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE &&
+	    siw_tx_pipe_empty(s))
 		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), true);
 	else
 		siw_stream_kick(s);
