@@ -24,20 +24,17 @@
 
 static struct workqueue_struct *siw_tx_wq;
 
-static bool tx_unbound = true;
+static bool tx_unbound;
 module_param(tx_unbound, bool, 0444);
 MODULE_PARM_DESC(tx_unbound,
-		 "Run transmit work on any CPU rather than on the CPU that queued it (default Y)");
+		 "Run transmit work on any CPU rather than on the CPU that queued it (default N)");
 
 /**
  * siw_stream_init() - module load: the transmit workqueue
  *
- * By default the transmit work of a stream runs on any CPU the scheduler
- * picks, beside a poster that busy-polls its CQ, which then keeps posting
- * while the work sends: each run finds several messages to send, and
- * they share TCP segments. With tx_unbound=N it runs on the CPU that
- * queued it (the poster's, or the receive path's), preempting the
- * poster.
+ * By default the transmit work of a stream runs on the CPU that queued
+ * it (the poster's, or the receive path's); with tx_unbound on any CPU
+ * the scheduler picks, beside a poster that busy-polls its CQ.
  *
  * Returns: 0 or -ENOMEM.
  */

@@ -1314,39 +1314,22 @@ void siw_tx_work(struct work_struct *w)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
 
-/*
- * The peer's TCP acknowledged everything queued on the socket: nothing
- * of ours is in flight or waiting to go
- */
-static bool siw_tx_pipe_empty(struct siw_stream *s)
-{
-	const struct tcp_sock *tp = tcp_sk(s->sock->sk);
-
-	return READ_ONCE(tp->snd_una) == READ_ONCE(tp->write_seq);
-}
-
 /**
  * siw_tx_direct() - a process rang its doorbell: send from its thread
  * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_send()
  *
- * If the stream is idle and the peer acknowledged all we sent, the next
- * message goes out from this thread, in batches like the work's, without
- * waking the work item: that saves a context switch per message on the
- * latency path (a request and its answer) and a hand-off in the middle
- * of a message of a few FPDUs. The rest of a message longer than a run's
- * budget, further messages, and everything while a message is under way
- * are left to the work. So is a message posted while earlier ones are
- * still in flight: a poster that streams then only queues, and the work
- * sends what queued up meanwhile in one run, the messages sharing TCP
- * segments (siw_tx_run()), instead of one segment a message from the
- * poster's thread. Releases @s->tx_mutex.
+ * If the stream is idle, the next message goes out from this thread, in
+ * batches like the work's, without waking the work item: that saves a
+ * context switch per message on the latency path and a hand-off in the
+ * middle of a message of a few FPDUs. The rest of a message longer than
+ * a run's budget, further messages, and everything while a message is
+ * under way are left to the work. Releases @s->tx_mutex.
  *
  * Context: process (a system call); no lock held but @s->tx_mutex.
  */
 void siw_tx_direct(struct siw_stream *s)
 {
-	if (READ_ONCE(tx_direct) && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE &&
-	    siw_tx_pipe_empty(s))
+	if (READ_ONCE(tx_direct) && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
 		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), true);
 	else
 		siw_stream_kick(s);
