@@ -86,6 +86,8 @@ struct st_fixture {
 	struct socket *ours;
 	struct socket *peer;
 	int lo_mtu;
+	bool pack_set;
+	bool pack_was;
 };
 
 /* Transmit work that never gets to run before the stream stops */
@@ -287,6 +289,8 @@ static void st_exit(struct kunit *test)
 		kvfree(f->s->seg);
 		kvfree(f->s->seg_page);
 	}
+	if (f->pack_set)
+		siw_tx_pack_swap(f->pack_was);
 	if (f->lo_mtu) {
 		rtnl_lock();
 		dev_set_mtu(init_net.loopback_dev, f->lo_mtu);
@@ -837,10 +841,10 @@ static void st_expect_all_sent(struct kunit *test, struct st_fixture *f)
 }
 
 /*
- * Messages the transmit work finds queued go to TCP back to back, each
- * but the last with MSG_MORE: three short Sends leave in one segment,
- * and nothing is held back once the run ended. The peer checks each
- * (framing, CRC, length).
+ * With tx_pack, messages the transmit work finds queued go to TCP back to
+ * back, each but the last with MSG_MORE: three short Sends leave in one
+ * segment, and nothing is held back once the run ended. The peer checks
+ * each (framing, CRC, length).
  */
 static void stream_work_shares_segments(struct kunit *test)
 {
@@ -856,6 +860,8 @@ static void stream_work_shares_segments(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_TRUE(test, rx && buf);
+	f->pack_was = siw_tx_pack_swap(true);
+	f->pack_set = true;
 	/* the kick of each post runs the work that does nothing */
 	for (i = 0; i < 3; i++)
 		st_post_send(test, f, 64);
@@ -885,10 +891,10 @@ static void stream_work_shares_segments(struct kunit *test)
 }
 
 /*
- * The work pushed a message with MSG_MORE for the one queued behind it,
- * which then could not start (a fenced Send behind an unanswered READ):
- * the run still ends with everything sent. Without the final push TCP
- * would hold the Read Request until some later send.
+ * With tx_pack, the work pushed a message with MSG_MORE for the one
+ * queued behind it, which then could not start (a fenced Send behind an
+ * unanswered READ): the run still ends with everything sent. Without the
+ * final push TCP would hold the Read Request until some later send.
  */
 static void stream_work_pushes_held_segment(struct kunit *test)
 {
@@ -905,6 +911,8 @@ static void stream_work_pushes_held_segment(struct kunit *test)
 	};
 	u32 segs;
 
+	f->pack_was = siw_tx_pack_swap(true);
+	f->pack_set = true;
 	st_post_read(test, f, 64);
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
 	flush_work(&f->s->tx_work);

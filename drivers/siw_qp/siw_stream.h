@@ -298,6 +298,7 @@ bool siw_stream_stopped(struct siw_stream *s);
 
 /* siw_stream_tx.c */
 void siw_tx_work(struct work_struct *w);
+bool siw_tx_pack_swap(bool on);
 void siw_tx_direct(struct siw_stream *s);
 void siw_tx_release(struct siw_stream *s);
 void siw_tx_flush_term(struct siw_stream *s);

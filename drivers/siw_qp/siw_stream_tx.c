@@ -58,6 +58,23 @@ module_param(tx_direct, bool, 0644);
 MODULE_PARM_DESC(tx_direct,
 		 "A process's doorbell sends the message it starts on an idle QP itself instead of waking the transmit work (default Y)");
 
+static bool tx_pack;
+module_param(tx_pack, bool, 0644);
+MODULE_PARM_DESC(tx_pack,
+		 "Messages one run of the transmit work sends share TCP segments; a message behind a short one then starts mid-segment (default N)");
+
+/**
+ * siw_tx_pack_swap() - turn tx_pack on or off (KUnit)
+ * @on: the new value
+ *
+ * Returns: the old one.
+ */
+bool siw_tx_pack_swap(bool on)
+{
+	return xchg(&tx_pack, on);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_pack_swap);
+
 static uint tx_batch = SIW_TX_BATCH_FPDUS;
 module_param(tx_batch, uint, 0644);
 MODULE_PARM_DESC(tx_batch,
@@ -1168,8 +1185,11 @@ static void siw_tx_uncork(struct siw_stream *s)
  * Send up to @budget steps (a work request started, an FPDU cut or
  * pushed), cutting up to @batch FPDUs at a time, @tx_mutex held; stop
  * after the first whole message if @one_msg; queue the work for what is
- * left. Messages that follow each other in a run share TCP segments:
- * each but the last of the run goes with MSG_MORE.
+ * left. With tx_pack, messages that follow each other in a run share TCP
+ * segments: each but the last of the run goes with MSG_MORE. That loses
+ * FPDU alignment (RFC 5044 section 8: FPDUs SHOULD start segments) for a
+ * message queued behind a short one, whose FPDUs sized to the EMSS then
+ * straddle segments: off by default.
  */
 static void siw_tx_run_steps(struct siw_stream *s, int budget,
 			     unsigned int batch, bool one_msg)
@@ -1185,8 +1205,8 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 			break;
 		if (s->tx_fpdu) {
 			siw_tx_sk_hold(s, &held);
-			s->tx_more = !one_msg && budget && s->txd.last &&
-				     siw_tx_next_ready(s);
+			s->tx_more = READ_ONCE(tx_pack) && !one_msg && budget &&
+				     s->txd.last && siw_tx_next_ready(s);
 			rv = siw_tx_push(s);
 			s->tx_corked = s->tx_more && !rv;
 			s->tx_more = false;

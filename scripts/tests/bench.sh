@@ -13,8 +13,8 @@
 #
 # Keys: ROUNDS (3), MTUS ("1500 9000"), SIZES ("4096 65536 1048576"),
 # WHO ("ours ours-crc upstream tcp nfs"; also ours-queued: ours with
-# tx_direct=N; ours-unbound: ours with tx_direct=N tx_unbound=Y; ours-zc:
-# ours with zcopy_mss_min=0; ours-crc-unstaged:
+# tx_direct=N; ours-unbound: ours with tx_direct=N tx_unbound=Y
+# tx_pack=Y; ours-zc: ours with zcopy_mss_min=0; ours-crc-unstaged:
 # ours-crc with tx_stage=N; nfs stands for
 # nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over TCP;
 # nfs-upstream: NFS over upstream siw), NFS (1; 0
@@ -277,8 +277,8 @@ contender() {
 	ours-crc) pair_up "$OURS" mpa_crc=required ;;
 	# a process's doorbell only wakes the transmit work (tx_direct=N)
 	ours-queued) pair_up "$OURS" mpa_crc=off tx_direct=N ;;
-	# the same, the transmit work on any CPU (tx_unbound=Y)
-	ours-unbound) pair_up "$OURS" mpa_crc=off tx_direct=N tx_unbound=Y ;;
+	# the same, the work on any CPU, its messages sharing segments
+	ours-unbound) pair_up "$OURS" mpa_crc=off tx_direct=N tx_unbound=Y tx_pack=Y ;;
 	# payload by page reference at every MSS, MTU 1500 too
 	ours-zc) pair_up "$OURS" mpa_crc=off zcopy_mss_min=0 ;;
 	# CRCs on, FPDUs not staged: the CRC pass, then TCP's copy
