@@ -70,6 +70,8 @@
  * @ours: the stream's socket
  * @peer: the peer's end
  * @lo_mtu: loopback's MTU before the test changed it, or 0
+ * @pack_set: the test turned tx_pack on (siw_tx_pack_swap())
+ * @pack_was: tx_pack before that, put back at the end
  */
 struct st_fixture {
 	struct siw_device *sdev;
