@@ -12,7 +12,10 @@
 #   bench-profile.sh OURS_KO UPSTREAM_KO [KEY=VALUE...]
 #
 # Keys: WHO ("ours upstream"; also ours-crc), TEST (ib_send_bw), SIZE
-# (64), COUNT (100000 iterations), MTU (1500). Each contender runs COUNT
+# (64), COUNT (100000 iterations), MTU (1500), CALLERS (kernel symbols,
+# comma-separated: record call chains too and list where the time in
+# each came from; none
+# by default, as chains cost time under emulation). Each contender runs COUNT
 # and 3 * COUNT iterations, each run sampled alone; scripts/bench-profile
 # takes the difference, which cancels the client's start and connection
 # setup (as make bench does with wall times). One line each:
@@ -24,6 +27,9 @@
 #   prof: ksym WHO N NS NAME (the rest of the kernel's, the first 60)
 #   prof: comm WHO N NS TASK (the time by task name, the first 8; idle is
 #         swapper's)
+#   prof: caller WHO N NS CHAIN (with CALLERS: the time in such a symbol
+#         by its three callers, innermost first, joined by '<'; with
+#         several symbols, CHAIN starts with the symbol and a ':')
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 # shellcheck source=perf-lib.sh
@@ -33,10 +39,10 @@ OURS=${1:?ours}
 UPSTREAM=${2:?upstream}
 shift 2
 
-WHO="ours upstream" TEST=ib_send_bw SIZE=64 COUNT=100000 MTU=1500
+WHO="ours upstream" TEST=ib_send_bw SIZE=64 COUNT=100000 MTU=1500 CALLERS=
 for kv in "$@"; do
 	case ${kv%%=*} in
-	WHO|TEST|SIZE|COUNT|MTU) declare "$kv" ;;
+	WHO|TEST|SIZE|COUNT|MTU|CALLERS) declare "$kv" ;;
 	*) echo "bench-profile.sh: unknown setting $kv" >&2; exit 2 ;;
 	esac
 done
@@ -93,6 +99,27 @@ report() {
 			for (i = 1; i <= k; i++)
 				printf "prof: class %s %s %s %.0f\n", who, n, c[i], sum[c[i]]
 		}'
+	[ -n "$CALLERS" ] || return 0
+	# a sample: its frames, one a line, innermost first; a blank line ends it
+	perf script -i "$data" -F ip,sym 2> /dev/null |
+		awk -v who="$who" -v n="$n" -v want="$CALLERS" '
+		BEGIN { k = split(want, w, ","); for (i = 1; i <= k; i++) wanted[w[i]] = 1 }
+		function flush() {
+			if (nf > 1 && (f[1] in wanted)) {
+				c = (k > 1 ? f[1] ":" : "") f[2]
+				for (i = 3; i <= 4 && i <= nf; i++)
+					c = c "<" f[i]
+				t[c] += 1000000
+			}
+			nf = 0
+		}
+		/^[ \t]*$/ { flush(); next }
+		NF >= 2 { s = $2; sub(/\+0x[0-9a-f]+$/, "", s); f[++nf] = s }
+		END {
+			flush()
+			for (c in t)
+				printf "prof: caller %s %s %.0f %s\n", who, n, t[c], c
+		}'
 }
 
 # one WHO N: one client run of N iterations under perf; 1 if it failed
@@ -102,7 +129,7 @@ one() {
 	port=$((port + 1))
 	rm -f "$work/ctl" "$work/ack"
 	mkfifo "$work/ctl" "$work/ack"
-	perf record -a -e cpu-clock -F 1000 -D -1 \
+	perf record -a -e cpu-clock -F 1000 -D -1 ${CALLERS:+-g} \
 		--control "fifo:$work/ctl,$work/ack" -o "$data" \
 		> "$work/perf.log" 2>&1 &
 	pid=$!
@@ -159,7 +186,7 @@ modprobe -a ib_core iw_cm ib_uverbs rdma_ucm libcrc32c
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
 ip link set "$SIW_IF_A" mtu "$MTU" && ns ip link set "$SIW_IF_B" mtu "$MTU"
-say "setup kernel=$(uname -r) cpus=$(nproc) test=$TEST size=$SIZE count=$COUNT mtu=$MTU"
+say "setup kernel=$(uname -r) cpus=$(nproc) test=$TEST size=$SIZE count=$COUNT mtu=$MTU${CALLERS:+ callers=$CALLERS}"
 for who in $WHO; do
 	profile "$who"
 done
