@@ -16,7 +16,11 @@
  *   callback (softirq, bh_lock_sock) or from process context with
  *   lock_sock(); the receive fields are protected by it;
  * - @lock protects what both sides share: the inbound and outbound read
- *   queues, the send queue's completion records and the stop flags.
+ *   queues, the send queue's completion records of READs in flight (the
+ *   receive path completes those; every other record is transmit's
+ *   alone) and the stop flags. Transmit may look at a shared field
+ *   without it where whoever changes the field queues the work after,
+ *   so that a stale answer is corrected by the next run.
  */
 #ifndef SIW_STREAM_H
 #define SIW_STREAM_H

@@ -234,12 +234,16 @@ void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok)
 	siw_stream_kick(s);
 }
 
+/*
+ * The work request in progress completes with @status once retired. No
+ * lock: the receive path writes only the records of READs whose Read
+ * Requests went out (siw_stream_read_done()), and no READ gets here
+ * after its first one did.
+ */
 static void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status)
 {
 	struct siw_sq_rec *r;
-	unsigned long flags;
 
-	spin_lock_irqsave(&s->lock, flags);
 	r = &s->sq_rec[s->wqe_seq & s->sq_mask];
 	r->status = status;
 	r->bytes = s->wqe_bytes;
@@ -249,7 +253,6 @@ static void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status)
 		r->end_seq = READ_ONCE(tcp_sk(s->sock->sk)->write_seq);
 	}
 	r->done = true;
-	spin_unlock_irqrestore(&s->lock, flags);
 }
 
 /* The peer's TCP acknowledged every octet before @seq */
@@ -283,9 +286,14 @@ static bool siw_tx_retire(struct siw_stream *s)
 	bool failed = false;
 
 	for (;;) {
+		/* only the transmit side moves either: no lock to see it */
+		if (s->sq_head == s->sq_next) {
+			WRITE_ONCE(s->zc_waiting, false);
+			break;
+		}
 		spin_lock_irqsave(&s->lock, flags);
 		r = s->sq_rec[s->sq_head & s->sq_mask];
-		if (s->sq_head == s->sq_next || !r.done) {
+		if (!r.done) {
 			spin_unlock_irqrestore(&s->lock, flags);
 			WRITE_ONCE(s->zc_waiting, false);
 			break;
@@ -637,6 +645,9 @@ static int siw_tx_start_rresp(struct siw_stream *s)
 	u32 n = 0;
 	int rv;
 
+	/* the receive path kicks the work after it queued a Read Request */
+	if (s->irq_get == READ_ONCE(s->irq_put))
+		return 0;
 	spin_lock_irqsave(&s->lock, flags);
 	if (s->irq_get == s->irq_put) {
 		spin_unlock_irqrestore(&s->lock, flags);
@@ -719,16 +730,19 @@ static int siw_tx_start(struct siw_stream *s)
 	bool term, rtr;
 	int rv;
 
-	spin_lock_irqsave(&s->lock, flags);
-	term = s->term_pending;
-	rtr = s->rtr_pending && !s->stopped;
-	s->term_pending = false;
-	s->rtr_pending = false;
-	spin_unlock_irqrestore(&s->lock, flags);
-	if (term)
-		return siw_tx_start_term(s);
-	if (rtr)
-		return siw_tx_start_rtr(s);
+	/* whoever sets either kicks the work afterwards */
+	if (READ_ONCE(s->term_pending) || READ_ONCE(s->rtr_pending)) {
+		spin_lock_irqsave(&s->lock, flags);
+		term = s->term_pending;
+		rtr = s->rtr_pending && !s->stopped;
+		s->term_pending = false;
+		s->rtr_pending = false;
+		spin_unlock_irqrestore(&s->lock, flags);
+		if (term)
+			return siw_tx_start_term(s);
+		if (rtr)
+			return siw_tx_start_rtr(s);
+	}
 	if (s->tx_kind == SIW_TX_WQE)
 		return siw_tx_read_next(s);
 	if (siw_stream_stopped(s) || READ_ONCE(s->qp->state) != SIW_QP_RTS)
@@ -1264,6 +1278,7 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 	if (budget < 0)
 		siw_stream_kick(s);
 	else if (!siw_stream_stopped(s) && s->tx_kind == SIW_TX_IDLE &&
+		 siw_sq_posted(s->qp, s->sq_next - s->sq_head) &&
 		 !siw_sq_peek(s->qp, s->sq_next - s->sq_head, &s->wqe) &&
 		 READ_ONCE(s->qp->state) == SIW_QP_RTS &&
 		 !(s->wqe.flags & SIW_WQE_READ_FENCE) && !siw_tx_orq_full(s))
