@@ -14,11 +14,11 @@
 # Keys: WHO ("ours upstream"; also ours-crc), TEST (ib_send_bw), SIZE
 # (64), COUNT (100000 iterations), MTU (1500), CALLERS (kernel symbols,
 # comma-separated: record call chains too and list where the time in
-# each came from; none
-# by default, as chains cost time under emulation). Each contender runs COUNT
-# and 3 * COUNT iterations, each run sampled alone; scripts/bench-profile
-# takes the difference, which cancels the client's start and connection
-# setup (as make bench does with wall times). One line each:
+# each came from; none by default, as chains cost time under emulation).
+# Each contender runs COUNT and 3 * COUNT iterations, each run sampled
+# alone; scripts/bench-profile takes the difference, which cancels the
+# client's start and connection setup (as make bench does with wall
+# times). One line each:
 #
 #   prof: setup KEY=VALUE...
 #   prof: run WHO N SECONDS (the client's wall time) / prof: fail WHO N WHY
