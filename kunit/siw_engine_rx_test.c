@@ -2708,6 +2708,44 @@ static void siw_engine_rx_ird_slot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->refs, 0);
 }
 
+/*
+ * siw_engine_rx_midmsg(), which decides whether the receive work takes
+ * over: true from a message's first octet to its last, false between
+ * messages. A Send and a Write of several FPDUs each, fed octet by octet.
+ */
+static void siw_engine_rx_midmsg_bounds(struct kunit *test)
+{
+	struct rx_stream *s = rx_stream_new(test, true, false);
+	size_t send_end, pos;
+	unsigned int sends;
+	struct eng_peer *p;
+	bool want;
+
+	rx_send(s, SIW_RDMAP_SEND, 3000, 0);
+	send_end = s->w->len;
+	sends = s->nfpdu;
+	rx_write(s, SIW_RDMAP_WRITE, R1, R1_BASE + 1001, 5000);
+	KUNIT_ASSERT_GT(test, sends, 1U);
+	KUNIT_ASSERT_GT(test, s->nfpdu - sends, 1U);
+	p = rx_peer(test, s);
+	eng_peer_reset(p, s->nbufs);
+	eng_rx_start(s->rx, p, s->ird, s->markers, s->crc);
+
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_midmsg(s->rx));
+	for (pos = 1; pos <= s->w->len; pos++) {
+		KUNIT_ASSERT_EQ(test, siw_engine_rx_feed(s->rx,
+							 s->w->buf + pos - 1, 1),
+				1);
+		want = pos != send_end && pos != s->w->len;
+		KUNIT_EXPECT_EQ_MSG(test, siw_engine_rx_midmsg(s->rx), want,
+				    "after octet %zu of %zu (Send ends at %zu)",
+				    pos, s->w->len, send_end);
+	}
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(s->rx));
+	KUNIT_EXPECT_EQ(test, p->ndone, 2U);
+	rx_expect_memory(test, s, p);
+}
+
 struct rx_name_case {
 	const char *name;
 	enum siw_engine_rx_stage stage;
@@ -2741,6 +2779,7 @@ static struct kunit_case siw_engine_rx_cases[] = {
 	KUNIT_CASE_PARAM(siw_engine_rx_llp_errors, rx_llp_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_rx_local_fault, rx_fault_gen_params),
 	KUNIT_CASE(siw_engine_rx_ird_slot),
+	KUNIT_CASE(siw_engine_rx_midmsg_bounds),
 	KUNIT_CASE_PARAM(siw_engine_rx_stage_names, rx_name_gen_params),
 	{}
 };

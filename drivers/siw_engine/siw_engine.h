@@ -352,6 +352,7 @@ void siw_engine_rx_ird_put(struct siw_engine_rx *rx);
 void siw_engine_rx_close(struct siw_engine_rx *rx);
 enum siw_ddp_err siw_engine_rx_error(const struct siw_engine_rx *rx);
 bool siw_engine_rx_stopped(const struct siw_engine_rx *rx);
+bool siw_engine_rx_midmsg(const struct siw_engine_rx *rx);
 bool siw_engine_rx_term_info(const struct siw_engine_rx *rx,
 			     struct siw_rdmap_term_info *ti);
 const char *siw_engine_rx_stage_name(enum siw_engine_rx_stage stage);

@@ -593,6 +593,20 @@ bool siw_engine_rx_stopped(const struct siw_engine_rx *rx)
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_stopped);
 
 /**
+ * siw_engine_rx_midmsg() - is a message under way?
+ * @rx: the direction
+ *
+ * Context: any; a hint unless the caller serialises @rx.
+ * Returns: true inside an FPDU, or between two FPDUs of one message.
+ */
+bool siw_engine_rx_midmsg(const struct siw_engine_rx *rx)
+{
+	return !siw_mpa_rx_idle(&rx->mpa) || READ_ONCE(rx->buf_bound) ||
+	       READ_ONCE(rx->tagged_open);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_midmsg);
+
+/**
  * siw_engine_rx_term_info() - what the Terminate for the error carries
  * @rx: the direction, stopped
  * @ti: filled for siw_rdmap_term_build() (or a Terminate message on the

@@ -17,17 +17,27 @@
 #include <linux/tcp.h>
 #include <net/tcp.h>
 
+#include "siw_stats.h"
 #include "siw_stream.h"
 #include "siw_compat.h"
 #include "siw_fault.h"
 #include "siw_trace.h"
 
 static struct workqueue_struct *siw_tx_wq;
+static struct workqueue_struct *siw_rx_wq;
 
 static bool tx_unbound;
 module_param(tx_unbound, bool, 0444);
 MODULE_PARM_DESC(tx_unbound,
 		 "Run transmit work on any CPU rather than on the CPU that queued it (default N)");
+
+/* a read of less than this and the receive work does not wait for more */
+#define SIW_RX_POLL_MIN	4096
+
+static unsigned int rx_poll_us = 400;
+module_param(rx_poll_us, uint, 0644);
+MODULE_PARM_DESC(rx_poll_us,
+		 "Receive the rest of a message in a work item on another CPU, which waits this long for more before it lets go (microseconds, default 400; 0: receive in the data-ready callback)");
 
 /**
  * siw_stream_init() - module load: the transmit workqueue
@@ -45,7 +55,17 @@ int siw_stream_init(void)
 	/* NFS and iSER send from memory reclaim: the queue must make progress */
 	siw_tx_wq = alloc_workqueue("siw_tx",
 				    WQ_MEM_RECLAIM | WQ_HIGHPRI | where, 0);
-	return siw_tx_wq ? 0 : -ENOMEM;
+	if (!siw_tx_wq)
+		return -ENOMEM;
+	/* CPU intensive: a work that waits for data holds no other up */
+	siw_rx_wq = alloc_workqueue("siw_rx",
+				    WQ_MEM_RECLAIM | WQ_HIGHPRI |
+				    WQ_CPU_INTENSIVE | WQ_PERCPU, 0);
+	if (!siw_rx_wq) {
+		destroy_workqueue(siw_tx_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -53,6 +73,7 @@ int siw_stream_init(void)
  */
 void siw_stream_exit(void)
 {
+	destroy_workqueue(siw_rx_wq);
 	destroy_workqueue(siw_tx_wq);
 }
 
@@ -186,15 +207,114 @@ static bool siw_sk_peer_gone(struct sock *sk)
 	       READ_ONCE(sk->sk_state) == TCP_CLOSE || READ_ONCE(sk->sk_err);
 }
 
+/*
+ * Should the rest of the message be received by the work item? Only
+ * with rx_poll_us, with another CPU to run it on, and only once a
+ * message is under way: a message that arrives whole is received where
+ * it arrives, without a hand-off.
+ */
+static bool siw_rx_defer(struct siw_stream *s)
+{
+	return READ_ONCE(rx_poll_us) && num_online_cpus() > 1 &&
+	       siw_engine_rx_midmsg(&s->rx) && !siw_stream_stopped(s);
+}
+
+/*
+ * Where the receive work runs: not on this CPU, which is the one that
+ * transmitted when the peer is local (veth, loopback) and the one that
+ * takes the device's interrupts otherwise; the copy is the work's.
+ */
+static int siw_rx_cpu(void)
+{
+	int here = raw_smp_processor_id();
+	unsigned int cpu = cpumask_next(here, cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	return cpu < nr_cpu_ids ? cpu : here;
+}
+
 static void siw_sk_data_ready(struct sock *sk)
 {
 	struct siw_stream *s;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
-	if (s)
+	if (!s || READ_ONCE(s->rx_deferred)) {
+		/* none, or the receive work reads on */
+	} else if (siw_rx_defer(s)) {
+		WRITE_ONCE(s->rx_deferred, true);
+		queue_work_on(siw_rx_cpu(), siw_rx_wq, &s->rx_work);
+	} else {
 		siw_rx_read_sock(s);
+	}
 	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Is anything queued for siw_rx_read_sock(), or in the socket's backlog? */
+static bool siw_rx_pending(struct sock *sk)
+{
+	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
+	       READ_ONCE(sk->sk_backlog.tail);
+}
+
+/*
+ * Read the socket, held by lock_sock(), with bottom halves off as in the
+ * data-ready callback: the engine's callbacks (completions, a consumer's
+ * completion handler) run in the context they run in there.
+ */
+static void siw_rx_read_owned(struct siw_stream *s)
+{
+	local_bh_disable();
+	siw_rx_read_sock(s);
+	local_bh_enable();
+}
+
+/*
+ * The receive work: read the socket while the peer keeps sending, then
+ * wait up to rx_poll_us for more before handing reception back to the
+ * data-ready callback. While @rx_deferred is set the callback only
+ * returns, so a burst of segments costs one wake-up, not one each.
+ *
+ * It waits only after a read of SIW_RX_POLL_MIN octets or more: a peer
+ * that trickles a message in small segments gets a wake-up a segment,
+ * not a CPU kept spinning. It stops waiting when another task wants the
+ * CPU, and for good once the stream stopped (detach waits for it).
+ *
+ * @rx_deferred is cleared with the socket held: no segment is delivered
+ * to the receive queue meanwhile, the read that follows takes everything
+ * queued before, and what the release hands over (the backlog) goes to
+ * the callback, which sees the flag clear.
+ */
+static void siw_rx_work(struct work_struct *w)
+{
+	struct siw_stream *s = container_of(w, struct siw_stream, rx_work);
+	struct sock *sk = s->sock->sk;
+	u32 seq, got;
+	u64 until;
+
+	while (!siw_stream_stopped(s)) {
+		lock_sock(sk);
+		seq = READ_ONCE(tcp_sk(sk)->copied_seq);
+		siw_rx_read_owned(s);
+		got = READ_ONCE(tcp_sk(sk)->copied_seq) - seq;
+		release_sock(sk);
+		siw_stats_add(s->qp->qdev->stats, SIW_STAT_RX_WORK_OCTETS, got);
+		if (got < SIW_RX_POLL_MIN)
+			break;
+		until = local_clock() +
+			(u64)READ_ONCE(rx_poll_us) * NSEC_PER_USEC;
+		while (!siw_rx_pending(sk) && !siw_stream_stopped(s) &&
+		       !need_resched() && local_clock() < until)
+			cpu_relax();
+		if (!siw_rx_pending(sk))
+			break;
+		cond_resched();
+	}
+	lock_sock(sk);
+	WRITE_ONCE(s->rx_deferred, false);
+	siw_rx_read_owned(s);
+	release_sock(sk);
 }
 
 static void siw_sk_write_space(struct sock *sk)
@@ -304,6 +424,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	spin_lock_init(&s->lock);
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, siw_tx_work);
+	INIT_WORK(&s->rx_work, siw_rx_work);
 	return s;
 }
 
@@ -458,6 +579,8 @@ void siw_qp_cm_detach(struct ib_qp *base)
 	if (s) {
 		siw_stream_unhook(s);
 		siw_stream_stop(s);
+		/* unhooked, nothing queues it again; stopped, it returns */
+		cancel_work_sync(&s->rx_work);
 	}
 	mutex_unlock(&qp->modify_mutex);
 	if (!s)

@@ -125,6 +125,9 @@ enum siw_tx_kind {
  * @saved_write_space: likewise
  * @saved_state_change: likewise
  * @tx_work: the transmit work item
+ * @rx_work: the receive work item (module parameter rx_poll_us)
+ * @rx_deferred: the receive work owns reception: the data-ready callback
+ *	leaves the socket to it
  * @tx_mutex: held by whoever transmits (see the file comment)
  * @rcu: the stream is freed after a grace period (siw_tx_direct())
  * @lock: see the file comment
@@ -211,6 +214,8 @@ struct siw_stream {
 	void (*saved_write_space)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
 	struct work_struct tx_work;
+	struct work_struct rx_work;
+	bool rx_deferred;
 	struct mutex tx_mutex;	/* see the file comment */
 	struct rcu_head rcu;
 

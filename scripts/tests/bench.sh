@@ -14,8 +14,8 @@
 # Keys: ROUNDS (3), MTUS ("1500 9000"), SIZES ("4096 65536 1048576"),
 # WHO ("ours ours-crc upstream tcp nfs"; also ours-queued: ours with
 # tx_direct=N; ours-unbound: ours with tx_direct=N tx_unbound=Y
-# tx_pack=Y; ours-zc: ours with zcopy_mss_min=0; ours-crc-unstaged:
-# ours-crc with tx_stage=N; nfs stands for
+# tx_pack=Y; ours-zc: ours with zcopy_mss_min=0; ours-rx0: ours with
+# rx_poll_us=0; ours-crc-unstaged: ours-crc with tx_stage=N; nfs stands for
 # nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over TCP;
 # nfs-upstream: NFS over upstream siw), NFS (1; 0
 # leaves every NFS contender out), MIB (96: MiB moved by the short RDMA
@@ -281,6 +281,8 @@ contender() {
 	ours-unbound) pair_up "$OURS" mpa_crc=off tx_direct=N tx_unbound=Y tx_pack=Y ;;
 	# payload by page reference at every MSS, MTU 1500 too
 	ours-zc) pair_up "$OURS" mpa_crc=off zcopy_mss_min=0 ;;
+	# the whole message received in the data-ready callback
+	ours-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
 	# CRCs on, FPDUs not staged: the CRC pass, then TCP's copy
 	ours-crc-unstaged) pair_up "$OURS" mpa_crc=required tx_stage=N ;;
 	upstream) pair_up "$UPSTREAM" ;;

@@ -38,7 +38,8 @@ BW_ITERS=200
 COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
 	rx_marker_errors term_tx_rdmap term_tx_ddp term_tx_llp term_rx_rdmap
 	term_rx_ddp term_rx_llp mpa_reject_tx mpa_reject_rx conn_setups
-	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets tx_staged_octets"
+	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets tx_staged_octets
+	rx_work_octets"
 
 keep() { t_keep observe "$@"; }
 
@@ -362,6 +363,10 @@ check "siw_b staged the pings' Read Responses (copy and CRC one pass)" \
 	grew siw_b tx_staged_octets $((PINGS * PING_SIZE))
 check "siw_a staged the pings written back" \
 	grew siw_a tx_staged_octets $((PINGS * PING_SIZE))
+# rx_poll_us (default on): the rest of a 64 KiB message arriving in
+# several segments is read by the receive work, not the data-ready callback
+check "siw_a received part of the $BW_SIZE B messages in the receive work" \
+	grew siw_a rx_work_octets 1
 check "siw_a: a connection set up for each run" grew siw_a conn_setups 3
 check "siw_b: likewise" grew siw_b conn_setups 3
 for c in rx_crc_errors rx_marker_errors conn_failures term_tx_llp \
@@ -369,6 +374,20 @@ for c in rx_crc_errors rx_marker_errors conn_failures term_tx_llp \
 	check "siw_a $c: none in honest traffic" same siw_a "$c"
 done
 rdma statistic show link siw_a/1
+
+# the same Writes with the receive work off: the counter stays put, so the
+# check above counts the work's reads, not anything a transfer does
+rxpoll=/sys/module/siw/parameters/rx_poll_us
+check "rx_poll_us=0 (receive in the data-ready callback only)" \
+	sh -c "echo 0 > $rxpoll"
+check "siw_a counters before it" stats siw_a "$work/siw_a.0"
+check "ib_write_bw -R $BW_ITERS x $BW_SIZE B with rx_poll_us=0" \
+	perf ib_write_bw 18702
+check "siw_a counters after it" stats siw_a "$work/siw_a.1"
+check "siw_a received the Writes" grew siw_a rx_octets "$((BW_ITERS * BW_SIZE))"
+check "siw_a rx_work_octets: none read by the receive work" \
+	same siw_a rx_work_octets
+check "rx_poll_us back to 400" sh -c "echo 400 > $rxpoll"
 
 check "trace events/siw enabled" tracing_on
 check "siw_a counters before the bad CRC" stats siw_a "$work/siw_a.0"
