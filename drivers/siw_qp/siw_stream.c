@@ -13,6 +13,8 @@
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <net/tcp.h>
