@@ -35,11 +35,13 @@ MODULE_PARM_DESC(tx_unbound,
 
 /* a read of less than this and the receive work does not wait for more */
 #define SIW_RX_POLL_MIN	4096
+/* the longest wait rx_poll_us may ask for */
+#define SIW_RX_POLL_MAX_US	10000
 
 static unsigned int rx_poll_us = 400;
 module_param(rx_poll_us, uint, 0644);
 MODULE_PARM_DESC(rx_poll_us,
-		 "Receive the rest of a message in a work item on another CPU, which waits this long for more before it lets go (microseconds, default 400; 0: receive in the data-ready callback)");
+		 "Receive the rest of a message in a work item on another CPU, which waits this long for more before it lets go (microseconds, at most 10000, default 400; 0: receive in the data-ready callback)");
 
 /**
  * siw_stream_init() - module load: the transmit workqueue
@@ -272,6 +274,23 @@ static void siw_rx_read_owned(struct siw_stream *s)
 	local_bh_enable();
 }
 
+/* One read of the receive work; @last: hand reception back first */
+static u32 siw_rx_work_read(struct siw_stream *s, bool last)
+{
+	struct sock *sk = s->sock->sk;
+	u32 seq, got;
+
+	lock_sock(sk);
+	if (last)
+		WRITE_ONCE(s->rx_deferred, false);
+	seq = READ_ONCE(tcp_sk(sk)->copied_seq);
+	siw_rx_read_owned(s);
+	got = READ_ONCE(tcp_sk(sk)->copied_seq) - seq;
+	release_sock(sk);
+	siw_stats_add(s->qp->qdev->stats, SIW_STAT_RX_WORK_OCTETS, got);
+	return got;
+}
+
 /*
  * The receive work: read the socket while the peer keeps sending, then
  * wait up to rx_poll_us for more before handing reception back to the
@@ -292,31 +311,34 @@ static void siw_rx_work(struct work_struct *w)
 {
 	struct siw_stream *s = container_of(w, struct siw_stream, rx_work);
 	struct sock *sk = s->sock->sk;
-	u32 seq, got;
 	u64 until;
+	u32 got;
 
 	while (!siw_stream_stopped(s)) {
-		lock_sock(sk);
-		seq = READ_ONCE(tcp_sk(sk)->copied_seq);
-		siw_rx_read_owned(s);
-		got = READ_ONCE(tcp_sk(sk)->copied_seq) - seq;
-		release_sock(sk);
-		siw_stats_add(s->qp->qdev->stats, SIW_STAT_RX_WORK_OCTETS, got);
+		got = siw_rx_work_read(s, false);
 		if (got < SIW_RX_POLL_MIN)
 			break;
-		until = local_clock() +
-			(u64)READ_ONCE(rx_poll_us) * NSEC_PER_USEC;
-		while (!siw_rx_pending(sk) && !siw_stream_stopped(s) &&
-		       !need_resched() && local_clock() < until)
+		until = local_clock() + (u64)min_t(unsigned int,
+						   READ_ONCE(rx_poll_us),
+						   SIW_RX_POLL_MAX_US) *
+					NSEC_PER_USEC;
+		while (!siw_rx_pending(sk) && !siw_sk_peer_gone(sk) &&
+		       !siw_stream_stopped(s) && !need_resched() &&
+		       local_clock() < until)
 			cpu_relax();
 		if (!siw_rx_pending(sk))
 			break;
 		cond_resched();
 	}
-	lock_sock(sk);
-	WRITE_ONCE(s->rx_deferred, false);
-	siw_rx_read_owned(s);
-	release_sock(sk);
+	siw_rx_work_read(s, true);
+	/*
+	 * The peer's close, if it came meanwhile (siw_sk_state_change() left
+	 * it to us), unless detach unhooked the stream since
+	 */
+	read_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_user_data == s && siw_sk_peer_gone(sk))
+		siw_stream_closed(s, sk->sk_err ? -sk->sk_err : 0);
+	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 static void siw_sk_write_space(struct sock *sk)
@@ -335,6 +357,14 @@ static void siw_sk_write_space(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
+/*
+ * TCP calls this with the socket held. The peer's FIN comes here before
+ * the data-ready callback of the segment that carries it (tcp_fin()
+ * runs first), and everything the peer sent before its FIN is to be
+ * received: on a clean close, read what is queued first, or, while the
+ * receive work holds reception, leave the close to it. A reset or an
+ * error closes at once.
+ */
 static void siw_sk_state_change(struct sock *sk)
 {
 	struct siw_stream *s;
@@ -344,7 +374,12 @@ static void siw_sk_state_change(struct sock *sk)
 	s = sk->sk_user_data;
 	if (s && siw_sk_peer_gone(sk)) {
 		err = READ_ONCE(sk->sk_err);
-		siw_stream_closed(s, err ? -err : 0);
+		if (err) {
+			siw_stream_closed(s, -err);
+		} else if (!READ_ONCE(s->rx_deferred)) {
+			siw_rx_read_sock(s);
+			siw_stream_closed(s, 0);
+		}
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
@@ -383,7 +418,7 @@ static void siw_stream_poll(struct siw_stream *s)
 	struct sock *sk = s->sock->sk;
 
 	lock_sock(sk);
-	siw_rx_read_sock(s);
+	siw_rx_read_owned(s);
 	release_sock(sk);
 	if (siw_sk_peer_gone(sk))
 		siw_stream_closed(s, sk->sk_err ? -sk->sk_err : 0);

@@ -13,8 +13,9 @@
  *   protected by it; kernel posting, the receive path and the socket's
  *   write-space callback only queue the work;
  * - receive runs under the socket's lock: from the socket's data-ready
- *   callback (softirq, bh_lock_sock) or from process context with
- *   lock_sock(); the receive fields are protected by it;
+ *   or state-change callback (softirq, bh_lock_sock), or from process
+ *   context with lock_sock() (the receive work, attach); the receive
+ *   fields and @rx_deferred are protected by it;
  * - @lock protects what both sides share: the inbound and outbound read
  *   queues, the send queue's completion records of READs in flight (the
  *   receive path completes those; every other record is transmit's

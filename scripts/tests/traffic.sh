@@ -96,6 +96,16 @@ pair() {
 # keep NAME: save the logs of a failed check
 keep() { t_keep traffic "$@"; }
 
+# cas_run LEN PORT: close-after-send.c, a Send of LEN octets whose sender
+# disconnects as soon as it completed; the server must receive it whole
+cas_run() {
+	local name=cas-$1-$2
+	pair "$name" "$2" "$work/cas" server "$SIW_IP_A" "$2" "$1" -- \
+		"$work/cas" client "$SIW_IP_A" "$2" "$1" || return 1
+	grep -h "^receive:" "$work/$name.srv"
+	grep -q "^result: ok" "$work/$name.srv" || { keep "$name"; return 1; }
+}
+
 # rping_run SIZE PORT: COUNT pings of SIZE octets, each read by the server
 # and written back, compared by the client (-V). -v prints each ping to
 # the log, so that a client that saw its connection end early (rping exits
@@ -228,6 +238,33 @@ for t in ib_write_lat ib_send_lat; do
 	fi
 	port=$((port + 1))
 done
+
+# Everything a peer sent before its FIN is received (RFC 5040 6), also
+# the rest of a message the receive work is still reading (rx_poll_us)
+# and, with it off, a message whose last segment carries the FIN
+if check "close-after-send.c builds" gcc -O2 -Wall -o "$work/cas" \
+	"$(dirname "$0")/close-after-send.c" -lrdmacm -libverbs; then
+	rxp=/sys/module/siw/parameters/rx_poll_us
+	port=7350
+	for s in 65536 1048576; do
+		for i in 1 2 3; do
+			check "a $s B Send, its sender disconnecting at once: received whole ($i/3)" \
+				cas_run "$s" "$port"
+			port=$((port + 1))
+		done
+	done
+	if [ -w "$rxp" ]; then
+		old_rxp=$(cat "$rxp")
+		echo 0 > "$rxp"
+		for s in 4096 65536; do
+			check "the same, $s B, rx_poll_us=0" cas_run "$s" "$port"
+			port=$((port + 1))
+		done
+		echo "$old_rxp" > "$rxp"
+	else
+		t_skip "close-after-send with rx_poll_us=0: $what has no rx_poll_us"
+	fi
+fi
 down
 
 # Read Responses while the transmit work runs on another CPU than the
