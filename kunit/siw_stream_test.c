@@ -20,6 +20,7 @@
  * idle one, so that what the peer gets was sent by the doorbell.
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/in.h>
@@ -928,6 +929,63 @@ static void stream_work_pushes_held_segment(struct kunit *test)
 	st_expect_all_sent(test, f);
 }
 
+/*
+ * Where the receive work goes (siw_rx_pick_cpu()): never the callback's
+ * own CPU, only CPUs of both masks, streams spread by key. Built on the
+ * first min(nr_cpu_ids, 4) CPUs, whatever the guest has.
+ */
+static void stream_rx_pick_cpu(struct kunit *test)
+{
+	unsigned int m = min_t(unsigned int, nr_cpu_ids, 4), cpu, key;
+	struct cpumask *a, *b;
+
+	if (m < 2)
+		kunit_skip(test, "one CPU: nothing to pick");
+	a = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	b = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (cpu = 0; cpu < m; cpu++) {
+		cpumask_set_cpu(cpu, a);
+		cpumask_set_cpu(cpu, b);
+	}
+	/* CPU 0 receives: the others in turn, key by key */
+	for (key = 0; key < 2 * m; key++)
+		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+				    1 + key % (m - 1), "key %u", key);
+	/* CPU 0 not in the first mask: the same CPUs */
+	cpumask_clear_cpu(0, a);
+	for (key = 0; key < 2 * m; key++)
+		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+				    1 + key % (m - 1), "key %u", key);
+	/* the last CPU isolated (not in the second mask): never picked */
+	cpumask_clear_cpu(m - 1, b);
+	for (key = 0; key < 2 * m; key++)
+		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+				    m > 2 ? 1 + key % (m - 2) : nr_cpu_ids,
+				    "key %u", key);
+	/* nothing but the callback's own CPU: none */
+	cpumask_clear(a);
+	cpumask_set_cpu(1, a);
+	cpumask_set_cpu(1, b);
+	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 1, 0), nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 1, 7), nr_cpu_ids);
+	/* and the masks disjoint: none either */
+	cpumask_clear(b);
+	cpumask_set_cpu(0, b);
+	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 0, 3), nr_cpu_ids);
+}
+
+static struct kunit_case siw_stream_rx_cpu_cases[] = {
+	KUNIT_CASE(stream_rx_pick_cpu),
+	{}
+};
+
+static struct kunit_suite siw_stream_rx_cpu_suite = {
+	.name = "siw_stream_rx_cpu",
+	.test_cases = siw_stream_rx_cpu_cases,
+};
+
 static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_send_fits),
 	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
@@ -947,4 +1005,4 @@ static struct kunit_suite siw_stream_suite = {
 	.test_cases = siw_stream_cases,
 };
 
-kunit_test_suite(siw_stream_suite);
+kunit_test_suites(&siw_stream_suite, &siw_stream_rx_cpu_suite);

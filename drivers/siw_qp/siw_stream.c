@@ -15,6 +15,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/isolation.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <net/tcp.h>
@@ -213,44 +214,75 @@ static bool siw_sk_peer_gone(struct sock *sk)
 
 /*
  * Should the rest of the message be received by the work item? Only
- * with rx_poll_us, with another CPU to run it on, and only once a
- * message is under way: a message that arrives whole is received where
- * it arrives, without a hand-off.
+ * with rx_poll_us and only once a message is under way: a message that
+ * arrives whole is received where it arrives, without a hand-off.
  */
 static bool siw_rx_defer(struct siw_stream *s)
 {
-	return READ_ONCE(rx_poll_us) && num_online_cpus() > 1 &&
-	       siw_engine_rx_midmsg(&s->rx) && !siw_stream_stopped(s);
+	return READ_ONCE(rx_poll_us) && siw_engine_rx_midmsg(&s->rx) &&
+	       !siw_stream_stopped(s);
 }
+
+/**
+ * siw_rx_pick_cpu() - the CPU a stream's receive work is queued on
+ * @a: CPUs it may run on
+ * @b: likewise: only CPUs in both count
+ * @here: the CPU the data-ready callback runs on, never picked
+ * @key: spreads streams over the CPUs that count (the QP number)
+ *
+ * Return: with n CPUs in @a and @b besides @here, the (@key mod n)-th of
+ * them in ascending order; nr_cpu_ids if there is none.
+ */
+unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
+			     unsigned int here, u32 key)
+{
+	unsigned int cpu, n = 0;
+
+	for_each_cpu_and(cpu, a, b)
+		n += cpu != here;
+	if (!n)
+		return nr_cpu_ids;
+	key %= n;
+	for_each_cpu_and(cpu, a, b) {
+		if (cpu != here && !key--)
+			return cpu;
+	}
+	return nr_cpu_ids;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_rx_pick_cpu);
 
 /*
  * Where the receive work runs: not on this CPU, which is the one that
  * transmitted when the peer is local (veth, loopback) and the one that
- * takes the device's interrupts otherwise; the copy is the work's.
+ * takes the device's interrupts otherwise; the copy is the work's. Only
+ * on an online CPU the scheduler balances (isolcpus= and isolated
+ * cpuset partitions keep theirs), spread by QP number so that streams
+ * whose softirq runs on one CPU do not all wait on the same other one.
+ * nr_cpu_ids if there is no such CPU: the callback receives itself.
  */
-static int siw_rx_cpu(void)
+static unsigned int siw_rx_cpu(struct siw_stream *s)
 {
-	int here = raw_smp_processor_id();
-	unsigned int cpu = cpumask_next(here, cpu_online_mask);
-
-	if (cpu >= nr_cpu_ids)
-		cpu = cpumask_first(cpu_online_mask);
-	return cpu < nr_cpu_ids ? cpu : here;
+	return siw_rx_pick_cpu(cpu_online_mask,
+			       housekeeping_cpumask(HK_TYPE_DOMAIN),
+			       raw_smp_processor_id(), s->qp->base.qp_num);
 }
 
 static void siw_sk_data_ready(struct sock *sk)
 {
 	struct siw_stream *s;
+	unsigned int cpu;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
-	if (!s || READ_ONCE(s->rx_deferred)) {
-		/* none, or the receive work reads on */
-	} else if (siw_rx_defer(s)) {
-		WRITE_ONCE(s->rx_deferred, true);
-		queue_work_on(siw_rx_cpu(), siw_rx_wq, &s->rx_work);
-	} else {
-		siw_rx_read_sock(s);
+	/* none, or the receive work reads on */
+	if (s && !READ_ONCE(s->rx_deferred)) {
+		cpu = siw_rx_defer(s) ? siw_rx_cpu(s) : nr_cpu_ids;
+		if (cpu < nr_cpu_ids) {
+			WRITE_ONCE(s->rx_deferred, true);
+			queue_work_on(cpu, siw_rx_wq, &s->rx_work);
+		} else {
+			siw_rx_read_sock(s);
+		}
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }

@@ -27,6 +27,7 @@
 #define SIW_STREAM_H
 
 #include <linux/bvec.h>
+#include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -318,6 +319,8 @@ void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
 extern const struct siw_engine_rx_ops siw_rx_ops;
 void siw_rx_start(struct siw_stream *s);
 void siw_rx_read_sock(struct siw_stream *s);
+unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
+			     unsigned int here, u32 key);
 void siw_rx_release(struct siw_stream *s);
 
 #endif /* SIW_STREAM_H */
