@@ -15,9 +15,10 @@
 # WHO ("ours ours-crc upstream tcp nfs"; also ours-queued: ours with
 # tx_direct=N; ours-unbound: ours with tx_direct=N tx_unbound=Y
 # tx_pack=Y; ours-zc: ours with zcopy_mss_min=0; ours-rx0: ours with
-# rx_poll_us=0; ours-crc-unstaged: ours-crc with tx_stage=N; nfs stands for
-# nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over TCP;
-# nfs-upstream: NFS over upstream siw), NFS (1; 0
+# rx_poll_us=0; ours-txu: ours with tx_unbound=Y; ours-crc-unstaged:
+# ours-crc with tx_stage=N; nfs stands for nfs-rdma and nfs-tcp: NFS
+# over ours, CRC off, and over TCP; nfs-upstream: NFS over upstream
+# siw), NFS (1; 0
 # leaves every NFS contender out), MIB (96: MiB moved by the short RDMA
 # bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (10000:
 # round trips of the short latency run), RATE (40000: 64-octet Sends of
@@ -283,6 +284,8 @@ contender() {
 	ours-zc) pair_up "$OURS" mpa_crc=off zcopy_mss_min=0 ;;
 	# the whole message received in the data-ready callback
 	ours-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
+	# the transmit work on any CPU, the doorbell's own sends as before
+	ours-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
 	# CRCs on, FPDUs not staged: the CRC pass, then TCP's copy
 	ours-crc-unstaged) pair_up "$OURS" mpa_crc=required tx_stage=N ;;
 	upstream) pair_up "$UPSTREAM" ;;
