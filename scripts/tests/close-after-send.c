@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest helper of close-after-send.sh: a Send the peer closes right
- * behind must still be received.
+ * Guest helper of traffic.sh: a Send the peer closes right behind must
+ * still be received.
  *
  *   close-after-send server ADDR PORT LEN
  *   close-after-send client ADDR PORT LEN
