@@ -18,7 +18,7 @@
 # rx_poll_us=0; ours-txu: ours with tx_unbound=Y; ours-crc-unstaged:
 # ours-crc with tx_stage=N; nfs stands for nfs-rdma and nfs-tcp: NFS
 # over ours, CRC off, and over TCP; nfs-upstream: NFS over upstream
-# siw), NFS (1; 0
+# siw; nfs-rdma-txu: nfs-rdma with tx_unbound=Y), NFS (1; 0
 # leaves every NFS contender out), MIB (96: MiB moved by the short RDMA
 # bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (10000:
 # round trips of the short latency run), RATE (40000: 64-octet Sends of
@@ -250,6 +250,7 @@ nfs_contender() {
 
 	case $who in
 	nfs-rdma) pair_up "$OURS" mpa_crc=off ;;
+	nfs-rdma-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
 	nfs-upstream) pair_up "$UPSTREAM" ;;
 	nfs-tcp) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
