@@ -73,6 +73,8 @@
  * @lo_mtu: loopback's MTU before the test changed it, or 0
  * @pack_set: the test turned tx_pack on (siw_tx_pack_swap())
  * @pack_was: tx_pack before that, put back at the end
+ * @copy_set: the test chose the payload copy (siw_mpa_copy_swap())
+ * @copy_was: the choice before that, put back at the end
  */
 struct st_fixture {
 	struct siw_device *sdev;
@@ -91,6 +93,8 @@ struct st_fixture {
 	int lo_mtu;
 	bool pack_set;
 	bool pack_was;
+	bool copy_set;
+	bool copy_was;
 };
 
 /* Transmit work that never gets to run before the stream stops */
@@ -294,6 +298,8 @@ static void st_exit(struct kunit *test)
 	}
 	if (f->pack_set)
 		siw_tx_pack_swap(f->pack_was);
+	if (f->copy_set)
+		siw_mpa_copy_swap(f->copy_was);
 	if (f->lo_mtu) {
 		rtnl_lock();
 		dev_set_mtu(init_net.loopback_dev, f->lo_mtu);
@@ -665,7 +671,7 @@ static void st_peer_frames(struct kunit *test, struct st_fixture *f,
 	fr->buf = kunit_kmalloc(test, cap, GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, rx && fr->buf);
 	eng_peer_reset(p, 2);
-	eng_rx_start(rx, p, 1, false, true);
+	eng_rx_start(rx, p, 1, false, f->s->conn.crc);
 	while (fr->nmsg < 2 &&
 	       st_peer_take(f, rx, fr->buf, &fr->len, cap, end))
 		st_frames_walk(fr, &pos);
@@ -734,6 +740,28 @@ static void stream_fpdu_follows_mss(struct kunit *test)
 }
 
 /*
+ * A short Send, which brings TCP to a new MSS, then a long one; the peer
+ * checks what arrives, and both complete once the work sent their last
+ * octets
+ */
+static void st_two_sends(struct kunit *test, struct st_fixture *f,
+			 struct st_frames *fr)
+{
+	struct ib_wc wc;
+	int i;
+
+	st_post_send(test, f, 64);
+	st_post_send(test, f, ST_MSG);
+	st_peer_frames(test, f, fr, 4 * ST_MSG);
+	flush_work(&f->s->tx_work);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+				    "Send %d did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+}
+
+/*
  * A message of several FPDUs goes to TCP as one batch: the FPDUs are cut
  * ahead, the framing octets of each kept while the engine frames the
  * next, and all of them handed over together. The peer checks every
@@ -744,22 +772,9 @@ static void stream_tx_batch(struct kunit *test)
 	struct st_fixture *f = test->priv;
 	struct st_frames fr = { };
 	u32 batch, sent;
-	struct ib_wc wc;
-	int i;
 
 	st_lower_mtu(test, f, ST_BATCH_MTU);
-
-	/* the short Send brings TCP to the new MSS before the long one */
-	st_post_send(test, f, 64);
-	st_post_send(test, f, ST_MSG);
-	st_peer_frames(test, f, &fr, 4 * ST_MSG);
-	/* the work completes the Sends after their last octets went out */
-	flush_work(&f->s->tx_work);
-	for (i = 0; i < 2; i++) {
-		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
-				    "Send %d did not complete", i);
-		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-	}
+	st_two_sends(test, f, &fr);
 	mutex_lock(&f->s->tx_mutex);
 	batch = f->s->tx_nfpdu;
 	mutex_unlock(&f->s->tx_mutex);
@@ -779,6 +794,51 @@ static void stream_tx_batch(struct kunit *test)
 	KUNIT_EXPECT_GE(test, siw_stats_sum(f->sdev->stats,
 					    SIW_STAT_TX_STAGED_OCTETS),
 			(u64)(64 + ST_MSG));
+}
+
+struct st_copy {
+	const char *name;
+	bool words;
+};
+
+static const struct st_copy st_copy_cases[] = {
+	{ "memcpy(): TCP copies", false },
+	{ "words: the stream stages", true },
+};
+
+SIW_DDP_CASE_DESC(st_copy);
+KUNIT_ARRAY_PARAM(st_copy, st_copy_cases, st_copy_desc);
+
+/*
+ * CRCs off: TCP would copy the FPDUs with memcpy(). Where our own copy
+ * is the faster (siw_mpa_copy_own()), the stream copies them into its
+ * pages and hands those over, as with CRCs on; where it is not, TCP
+ * copies. Both ways the peer gets the same checked FPDUs.
+ */
+static void stream_tx_stage_crc_off(struct kunit *test)
+{
+	const struct st_copy *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct siw_stats __percpu *st = f->sdev->stats;
+	struct st_frames fr = { };
+	u64 octets, staged, copied;
+
+	f->s->conn.crc = false;
+	siw_engine_tx_init(&f->s->tx, false, false,
+			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
+	st_lower_mtu(test, f, ST_BATCH_MTU);
+	f->copy_was = siw_mpa_copy_swap(c->words);
+	f->copy_set = true;
+
+	st_two_sends(test, f, &fr);
+	octets = siw_stats_sum(st, SIW_STAT_TX_OCTETS);
+	staged = siw_stats_sum(st, SIW_STAT_TX_STAGED_OCTETS);
+	copied = siw_stats_sum(st, SIW_STAT_TX_COPY_OCTETS);
+	kunit_info(test, "%llu octets, %llu staged, %llu copied by TCP",
+		   octets, staged, copied);
+	KUNIT_EXPECT_GE(test, octets, (u64)(64 + ST_MSG));
+	KUNIT_EXPECT_EQ(test, staged, c->words ? octets : 0);
+	KUNIT_EXPECT_EQ(test, copied, c->words ? 0 : octets);
 }
 
 /*
@@ -992,6 +1052,7 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE_PARAM(stream_term_on_stop, st_term_gen_params),
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE(stream_tx_batch),
+	KUNIT_CASE_PARAM(stream_tx_stage_crc_off, st_copy_gen_params),
 	KUNIT_CASE(stream_doorbell_sends_message),
 	KUNIT_CASE(stream_work_shares_segments),
 	KUNIT_CASE(stream_work_pushes_held_segment),

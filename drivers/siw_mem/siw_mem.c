@@ -359,14 +359,13 @@ int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
 			break;
 		}
 		n = min_t(u32, len, PAGE_SIZE - pg_off);
-		if (crc) {
-			to = kmap_local_page(pg);
+		to = kmap_local_page(pg);
+		if (crc)
 			*crc = siw_mpa_crc_copy(*crc, to + pg_off, data, n);
-			flush_dcache_page(pg);
-			kunmap_local(to);
-		} else {
-			memcpy_to_page(pg, pg_off, data, n);
-		}
+		else
+			siw_mpa_copy(to + pg_off, data, n);
+		flush_dcache_page(pg);
+		kunmap_local(to);
 		va += n;
 		data += n;
 		len -= n;

@@ -104,7 +104,7 @@ MODULE_PARM_DESC(zcopy_mss_min,
 static bool tx_stage = true;
 module_param(tx_stage, bool, 0644);
 MODULE_PARM_DESC(tx_stage,
-		 "With CRCs on, copy FPDUs not sent by page reference into the stream's own pages, summed as copied, and hand those to TCP (default Y)");
+		 "With CRCs on, or with the word copy in use (copy_impl), copy FPDUs not sent by page reference into the stream's own pages, summed as copied, and hand those to TCP (default Y)");
 
 /* May a message of @len octets hand its pages to TCP by reference? */
 static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
@@ -147,9 +147,11 @@ static u32 siw_tx_stage_need(const struct siw_stream *s)
  * twice (the CRC, then TCP's copy); staged, the engine copies each FPDU
  * whole into the stream's pages, CRC in the same pass, and TCP takes
  * those pages by reference: nothing waits for the peer's ACK, the pages
- * are the stream's. Pages all of whose octets TCP has released are used
- * again; a batch never spans two allocations, so the stream's reference
- * is dropped only between batches.
+ * are the stream's. With CRCs off the same pays when our copy is faster
+ * than TCP's memcpy() (siw_mpa_copy_own(): emulated string moves). Pages
+ * all of whose octets TCP has released are used again; a batch never
+ * spans two allocations, so the stream's reference is dropped only
+ * between batches.
  */
 static struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s)
 {
@@ -158,7 +160,8 @@ static struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s)
 	unsigned int order = SIW_TX_STAGE_ORDER;
 	struct page *pg;
 
-	if (!READ_ONCE(tx_stage) || !s->conn.crc || s->tx_zc)
+	if (!READ_ONCE(tx_stage) || s->tx_zc ||
+	    (!s->conn.crc && !siw_mpa_copy_own()))
 		return NULL;
 	if (s->stage_page && s->stage.size - s->stage.used >= need)
 		return &s->stage;

@@ -15,10 +15,12 @@
 # WHO ("ours ours-crc upstream tcp nfs"; also ours-queued: ours with
 # tx_direct=N; ours-unbound: ours with tx_direct=N tx_unbound=Y
 # tx_pack=Y; ours-zc: ours with zcopy_mss_min=0; ours-rx0: ours with
-# rx_poll_us=0; ours-txu: ours with tx_unbound=Y; ours-crc-unstaged:
+# rx_poll_us=0; ours-txu: ours with tx_unbound=Y; ours-memcpy: ours
+# with copy_impl=memcpy; ours-crc-unstaged:
 # ours-crc with tx_stage=N; nfs stands for nfs-rdma and nfs-tcp: NFS
 # over ours, CRC off, and over TCP; nfs-upstream: NFS over upstream
-# siw; nfs-rdma-txu: nfs-rdma with tx_unbound=Y), NFS (1; 0
+# siw; nfs-rdma-txu, nfs-rdma-rx0, nfs-rdma-memcpy: nfs-rdma with
+# tx_unbound=Y, with rx_poll_us=0, with copy_impl=memcpy), NFS (1; 0
 # leaves every NFS contender out), MIB (96: MiB moved by the short RDMA
 # bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (10000:
 # round trips of the short latency run), RATE (40000: 64-octet Sends of
@@ -41,7 +43,8 @@
 #          all CPUs, while that run's client ran; the setup line has hz=)
 #   bench: fail ROUND MTU WHO TEST SIZE COUNT WHY
 #   bench: skip WHO WHY
-#   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
+#   bench: note MTU WHO mpa_crc=VALUE copy_impl="VALUE" (the module's,
+#          in round 1)
 #   bench: crc impl NAME / bench: crc FUNC SIZE MBPS (the probe's lines)
 #   bench: elapsed SECONDS
 # shellcheck source=guest-lib.sh
@@ -251,6 +254,8 @@ nfs_contender() {
 	case $who in
 	nfs-rdma) pair_up "$OURS" mpa_crc=off ;;
 	nfs-rdma-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
+	nfs-rdma-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
+	nfs-rdma-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
 	nfs-upstream) pair_up "$UPSTREAM" ;;
 	nfs-tcp) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
@@ -271,7 +276,7 @@ nfs_contender() {
 
 # contender ROUND WHO: one contender's full set of tests at $mtu
 contender() {
-	local r=$1 who=$2 crc
+	local r=$1 who=$2 crc copy
 	case $who in
 	tcp) tcp_tests "$r"; return ;;
 	nfs-*) nfs_contender "$r" "$who"; return ;;
@@ -287,12 +292,16 @@ contender() {
 	ours-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
 	# the transmit work on any CPU, the doorbell's own sends as before
 	ours-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
+	# payload copied by memcpy() whatever the timing at load chose
+	ours-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
 	# CRCs on, FPDUs not staged: the CRC pass, then TCP's copy
 	ours-crc-unstaged) pair_up "$OURS" mpa_crc=required tx_stage=N ;;
 	upstream) pair_up "$UPSTREAM" ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
 	crc=$(cat /sys/module/siw/parameters/mpa_crc 2>/dev/null)
-	[ "$r" != 1 ] || say "note $mtu $who mpa_crc=${crc:-none}"
+	copy=$(cat /sys/module/siw/parameters/copy_impl 2>/dev/null)
+	[ "$r" != 1 ] || say "note $mtu $who mpa_crc=${crc:-none}" \
+		"copy_impl=\"${copy:-none}\""
 	rdma_tests "$r" "$who"
 	pair_down
 }
