@@ -94,7 +94,11 @@ static void siw_mpa_copy_exact(struct kunit *test)
 	siw_mpa_copy_swap(was);
 }
 
-/* siw_mpa_copy() follows the choice, and so does siw_mpa_copy_own() */
+/*
+ * siw_mpa_copy() is exact whichever copy is chosen, and siw_mpa_copy_own()
+ * follows the choice (which copy ran is not visible in the octets: the
+ * staging test of siw_stream shows what the choice changes)
+ */
 static void siw_mpa_copy_choice(struct kunit *test)
 {
 	u8 *src = cp_source(test);

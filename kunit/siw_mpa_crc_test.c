@@ -209,7 +209,6 @@ static void siw_mpa_crc_table_matches_kernel(struct kunit *test)
 	}
 }
 
-/* The tables' copy (@table), or the one in use */
 /*
  * @table 1: the tables' loop that copies and sums; 0: siw_mpa_crc_copy()
  * as in use; 2: siw_mpa_crc_copy() with copy and sum apart
