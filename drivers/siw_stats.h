@@ -38,6 +38,7 @@ enum siw_stat {
 	SIW_STAT_TX_STAGED_OCTETS,	/* FPDUs copied to our pages, CRC and
 					 * copy one pass, TCP took by reference
 					 */
+	SIW_STAT_TX_STAGE_ALLOCS,	/* page allocations for staging */
 	SIW_STAT_RX_WORK_OCTETS,	/* stream octets the receive work read */
 	SIW_NUM_STATS,
 };

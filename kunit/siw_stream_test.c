@@ -75,6 +75,9 @@
  * @pack_was: tx_pack before that, put back at the end
  * @copy_set: the test chose the payload copy (siw_mpa_copy_swap())
  * @copy_was: the choice before that, put back at the end
+ * @ring_set: the test set tx_stage_ring (siw_tx_stage_ring_swap())
+ * @ring_was: tx_stage_ring before that, put back at the end
+ * @held: stage pages the test holds a reference on, as TCP would
  */
 struct st_fixture {
 	struct siw_device *sdev;
@@ -95,6 +98,9 @@ struct st_fixture {
 	bool pack_was;
 	bool copy_set;
 	bool copy_was;
+	bool ring_set;
+	unsigned int ring_was;
+	struct page *held[2];
 };
 
 /* Transmit work that never gets to run before the stream stops */
@@ -285,6 +291,7 @@ static void st_stop(struct st_fixture *f)
 static void st_exit(struct kunit *test)
 {
 	struct st_fixture *f = test->priv;
+	unsigned int i;
 
 	if (!f)
 		return;
@@ -300,6 +307,11 @@ static void st_exit(struct kunit *test)
 		siw_tx_pack_swap(f->pack_was);
 	if (f->copy_set)
 		siw_mpa_copy_swap(f->copy_was);
+	if (f->ring_set)
+		siw_tx_stage_ring_swap(f->ring_was);
+	for (i = 0; i < ARRAY_SIZE(f->held); i++)
+		if (f->held[i])
+			put_page(f->held[i]);
 	if (f->lo_mtu) {
 		rtnl_lock();
 		dev_set_mtu(init_net.loopback_dev, f->lo_mtu);
@@ -842,6 +854,111 @@ static void stream_tx_stage_crc_off(struct kunit *test)
 }
 
 /*
+ * TCP holds @pg (the test's reference in @f->held[@i], as an skb would
+ * hold one), or, with @pg NULL, lets go of what @f->held[@i] held
+ */
+static void st_hold(struct st_fixture *f, unsigned int i, struct page *pg)
+{
+	if (f->held[i])
+		put_page(f->held[i]);
+	if (pg)
+		get_page(pg);
+	f->held[i] = pg;
+}
+
+/*
+ * The stage the next batch takes once the present one is full: its
+ * head page, or NULL if there is none
+ */
+static struct page *st_stage_next(struct kunit *test, struct st_fixture *f)
+{
+	struct siw_engine_stage *sg;
+
+	f->s->stage.used = f->s->stage.size;
+	sg = siw_tx_stage_start(f->s);
+	KUNIT_EXPECT_NOT_NULL(test, sg);
+	if (!sg)
+		return NULL;
+	KUNIT_EXPECT_EQ(test, sg->used, 0U);
+	return virt_to_head_page(sg->buf);
+}
+
+/*
+ * Stage pages are used again once TCP let go of them, in a ring of
+ * tx_stage_ring allocations (here 2): a full stage TCP still holds gives
+ * way to the next of the ring, fresh pages if TCP holds that one too;
+ * one TCP let go of comes back without an allocation, the full one
+ * itself first. An skb's hold is played by a page reference of the
+ * test's, on pages TCP never had (TCP's own skbs may be freed late, on
+ * the CPU that sent them).
+ */
+static void stream_tx_stage_ring(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct siw_stats __percpu *st = f->sdev->stats;
+	struct st_frames fr = { };
+	struct page *a, *b, *c;
+	u64 allocs;
+
+	f->ring_was = siw_tx_stage_ring_swap(2);
+	f->ring_set = true;
+	/* CRCs on: the Sends are staged, at an MSS the stage takes */
+	st_lower_mtu(test, f, ST_LOW_MTU);
+	st_two_sends(test, f, &fr);
+	KUNIT_ASSERT_NOT_NULL(test, f->s->stage.buf);
+
+	mutex_lock(&f->s->tx_mutex);
+	/* both entries of the ring fresh: the one TCP had held as well */
+	st_hold(f, 0, virt_to_head_page(f->s->stage.buf));
+	b = st_stage_next(test, f);
+	st_hold(f, 1, b);
+	allocs = siw_stats_sum(st, SIW_STAT_TX_STAGE_ALLOCS);
+	a = st_stage_next(test, f);
+	if (!a || !b)
+		goto out;
+	KUNIT_EXPECT_PTR_NE(test, a, b);
+	KUNIT_EXPECT_EQ(test, siw_stats_sum(st, SIW_STAT_TX_STAGE_ALLOCS),
+			allocs + 1);
+	allocs++;
+
+	/* a full, b still held: b's pages are left, fresh ones taken */
+	st_hold(f, 0, a);
+	c = st_stage_next(test, f);
+	KUNIT_EXPECT_PTR_NE_MSG(test, c, b, "a stage TCP holds was reused");
+	KUNIT_EXPECT_PTR_NE(test, c, a);
+	KUNIT_EXPECT_EQ(test, siw_stats_sum(st, SIW_STAT_TX_STAGE_ALLOCS),
+			allocs + 1);
+	allocs++;
+	/* the ring let go of b: the test's reference is the last */
+	KUNIT_EXPECT_EQ(test, page_ref_count(b), 1);
+	st_hold(f, 1, NULL);
+	b = c;
+
+	/* b full and held, TCP let go of a: a comes back */
+	st_hold(f, 1, b);
+	st_hold(f, 0, NULL);
+	c = st_stage_next(test, f);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, c, a,
+				"the stage TCP let go of did not come back");
+	/* a full and let go of: used again at once */
+	c = st_stage_next(test, f);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, c, a,
+				"a full stage TCP let go of was not reused");
+	/* TCP let go of b too, a held: b comes back */
+	st_hold(f, 0, a);
+	st_hold(f, 1, NULL);
+	c = st_stage_next(test, f);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, c, b,
+				"the stage TCP let go of did not come back");
+	KUNIT_EXPECT_EQ_MSG(test, siw_stats_sum(st, SIW_STAT_TX_STAGE_ALLOCS),
+			    allocs, "pages allocated where a stage was free");
+out:
+	mutex_unlock(&f->s->tx_mutex);
+	st_hold(f, 0, NULL);
+	st_hold(f, 1, NULL);
+}
+
+/*
  * A process's doorbell on an idle stream sends the whole message it
  * starts, a Send of several FPDUs included, and completes it: nothing
  * of it is left to the transmit work, which here never runs.
@@ -1053,6 +1170,7 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE(stream_tx_batch),
 	KUNIT_CASE_PARAM(stream_tx_stage_crc_off, st_copy_gen_params),
+	KUNIT_CASE(stream_tx_stage_ring),
 	KUNIT_CASE(stream_doorbell_sends_message),
 	KUNIT_CASE(stream_work_shares_segments),
 	KUNIT_CASE(stream_work_pushes_held_segment),

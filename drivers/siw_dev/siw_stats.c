@@ -32,6 +32,7 @@ static const struct rdma_stat_desc siw_stats_desc[] = {
 	[SIW_STAT_TX_ZCOPY_OCTETS] = { .name = "tx_zcopy_octets" },
 	[SIW_STAT_TX_COPY_OCTETS] = { .name = "tx_copy_octets" },
 	[SIW_STAT_TX_STAGED_OCTETS] = { .name = "tx_staged_octets" },
+	[SIW_STAT_TX_STAGE_ALLOCS] = { .name = "tx_stage_allocs" },
 	[SIW_STAT_RX_WORK_OCTETS] = { .name = "rx_work_octets" },
 };
 

@@ -55,8 +55,12 @@ struct siw_mr;
 #define SIW_TX_BATCH_PIECES	(4 * SIW_ENGINE_TX_PIECES)
 #define SIW_TX_FRAME_OCTETS	1024
 
-/* Order of the pages FPDUs are staged in (siw_tx_stage_start()) */
+/*
+ * Order of the pages FPDUs are staged in, and how many such allocations
+ * a stream may keep for reuse (siw_tx_stage_start(), tx_stage_ring)
+ */
 #define SIW_TX_STAGE_ORDER	3
+#define SIW_TX_STAGE_RING	8
 
 /**
  * struct siw_orq_entry - one outbound Read Request awaiting its response
@@ -194,9 +198,10 @@ enum siw_tx_kind {
  * @tx_bv: @piece as TCP takes it, for one sendmsg
  * @tx_frame: framing octets of a batch's FPDUs but the last (the engine
  *	reuses its own buffer for each FPDU)
- * @stage_page: the stream's pages (compound) FPDUs are staged in, with
- *	the stream's reference, or NULL
- * @stage: what of @stage_page holds FPDUs
+ * @stage_pg: the stream's stage allocations (compound pages), each
+ *	with the stream's reference, or NULL; used in turn
+ * @stage_at: the entry of @stage_pg FPDUs are staged in now
+ * @stage: what of @stage_pg[@stage_at] holds FPDUs
  * @rx: the receive engine
  * @rx_wqe: the receive work request bound to the Send arriving
  * @rx_mr: regions of @rx_wqe's SGEs, referenced
@@ -278,7 +283,8 @@ struct siw_stream {
 	struct siw_engine_seg piece[SIW_TX_BATCH_PIECES];
 	struct bio_vec tx_bv[SIW_TX_BATCH_PIECES];
 	u8 tx_frame[SIW_TX_FRAME_OCTETS];
-	struct page *stage_page;
+	struct page *stage_pg[SIW_TX_STAGE_RING];
+	u32 stage_at;
 	struct siw_engine_stage stage;
 
 	/* receive: under the socket's lock */
@@ -310,6 +316,10 @@ bool siw_stream_stopped(struct siw_stream *s);
 /* siw_stream_tx.c */
 void siw_tx_work(struct work_struct *w);
 bool siw_tx_pack_swap(bool on);
+unsigned int siw_tx_stage_ring_swap(unsigned int n);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
+#endif
 void siw_tx_direct(struct siw_stream *s);
 void siw_tx_release(struct siw_stream *s);
 void siw_tx_flush_term(struct siw_stream *s);

@@ -126,12 +126,34 @@ static void siw_tx_put_msg(struct siw_stream *s)
 	s->rresp.mr = NULL;
 }
 
-/* Drop the stream's reference on its stage; TCP holds its own */
+static uint tx_stage_ring = 4;
+module_param(tx_stage_ring, uint, 0644);
+MODULE_PARM_DESC(tx_stage_ring,
+		 "Stage allocations (32 KiB each) a stream keeps and uses again once TCP let go of them, 1 to 8 (default 4)");
+
+/**
+ * siw_tx_stage_ring_swap() - set tx_stage_ring (KUnit)
+ * @n: the new value
+ *
+ * Returns: the old one.
+ */
+unsigned int siw_tx_stage_ring_swap(unsigned int n)
+{
+	return xchg(&tx_stage_ring, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_ring_swap);
+
+/* Drop the stream's references on its stages; TCP holds its own */
 static void siw_tx_stage_put(struct siw_stream *s)
 {
-	if (s->stage_page)
-		put_page(s->stage_page);
-	s->stage_page = NULL;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(s->stage_pg); i++) {
+		if (s->stage_pg[i])
+			put_page(s->stage_pg[i]);
+		s->stage_pg[i] = NULL;
+	}
+	s->stage_at = 0;
 	s->stage = (struct siw_engine_stage){ };
 }
 
@@ -142,52 +164,93 @@ static u32 siw_tx_stage_need(const struct siw_stream *s)
 }
 
 /*
+ * Pages TCP let go of: every skb that took octets from them by reference
+ * is freed, so only the stream's reference is left (TCP's references on
+ * parts of a compound allocation count on its head). The stream writes
+ * into them only after this read.
+ */
+static bool siw_tx_stage_idle(struct page *pg)
+{
+	if (page_ref_count(pg) != 1)
+		return false;
+	smp_acquire__after_ctrl_dep();
+	return true;
+}
+
+/* Drop the stages at @n and above: tx_stage_ring went down to @n */
+static void siw_tx_stage_trim(struct siw_stream *s, u32 n)
+{
+	u32 i;
+
+	for (i = n; i < ARRAY_SIZE(s->stage_pg); i++) {
+		if (s->stage_pg[i])
+			put_page(s->stage_pg[i]);
+		s->stage_pg[i] = NULL;
+	}
+}
+
+/*
  * The stage for the batch that starts now, or NULL to send it as the
  * engine references it. With CRCs on, octets TCP would copy are read
  * twice (the CRC, then TCP's copy); staged, the engine copies each FPDU
  * whole into the stream's pages, CRC in the same pass, and TCP takes
  * those pages by reference: nothing waits for the peer's ACK, the pages
  * are the stream's. With CRCs off the same pays when our copy is faster
- * than TCP's memcpy() (siw_mpa_copy_own(): emulated string moves). Pages
- * all of whose octets TCP has released are used again; a batch never
- * spans two allocations, so the stream's reference is dropped only
- * between batches.
+ * than TCP's memcpy() (siw_mpa_copy_own(): emulated string moves).
+ *
+ * A batch never spans two allocations, so the stage changes only
+ * between batches. A full stage is used again at once if TCP let go of
+ * it; otherwise the next of up to tx_stage_ring allocations is, if TCP
+ * let go of that one, which it had longest, and only if TCP still holds
+ * it too are its pages left to TCP and fresh ones taken: the kernel
+ * zeroes what it allocates (init_on_alloc), a pass over the stage that
+ * reuse saves.
  */
-static struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s)
+VISIBLE_IF_KUNIT struct siw_engine_stage *
+siw_tx_stage_start(struct siw_stream *s)
 {
 	const gfp_t gfp = GFP_NOIO | __GFP_NOWARN;
-	u32 need = siw_tx_stage_need(s);
+	u32 n = clamp_val(READ_ONCE(tx_stage_ring), 1, SIW_TX_STAGE_RING);
 	unsigned int order = SIW_TX_STAGE_ORDER;
+	u32 need = siw_tx_stage_need(s);
 	struct page *pg;
 
 	if (!READ_ONCE(tx_stage) || s->tx_zc ||
 	    (!s->conn.crc && !siw_mpa_copy_own()))
 		return NULL;
-	if (s->stage_page && s->stage.size - s->stage.used >= need)
+	pg = s->stage_pg[s->stage_at];
+	if (pg && s->stage.size - s->stage.used >= need)
 		return &s->stage;
-	/* TCP let go of every octet it was handed from the pages */
-	if (s->stage_page && page_ref_count(s->stage_page) == 1 &&
-	    s->stage.size >= need) {
-		s->stage.used = 0;
-		return &s->stage;
+	if (!pg || !siw_tx_stage_idle(pg) || s->stage_at >= n) {
+		siw_tx_stage_trim(s, n);
+		s->stage_at = (s->stage_at + 1) % n;
+		pg = s->stage_pg[s->stage_at];
 	}
-	siw_tx_stage_put(s);
-	if (need > PAGE_SIZE << order)
-		return NULL;
-	pg = SIW_FAULT(alloc_pages(gfp | __GFP_COMP | __GFP_NORETRY, order));
-	if (!pg && need <= PAGE_SIZE) {
-		order = 0;
-		pg = SIW_FAULT(alloc_page(gfp));
+	if (pg && (!siw_tx_stage_idle(pg) || page_size(pg) < need)) {
+		put_page(pg);
+		pg = NULL;
 	}
-	if (!pg)
-		return NULL;
-	s->stage_page = pg;
+	s->stage_pg[s->stage_at] = pg;
+	s->stage = (struct siw_engine_stage){ };
+	if (!pg) {
+		if (need > PAGE_SIZE << order)
+			return NULL;
+		pg = SIW_FAULT(alloc_pages(gfp | __GFP_COMP | __GFP_NORETRY,
+					   order));
+		if (!pg && need <= PAGE_SIZE)
+			pg = SIW_FAULT(alloc_page(gfp));
+		if (!pg)
+			return NULL;
+		siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_STAGE_ALLOCS, 1);
+		s->stage_pg[s->stage_at] = pg;
+	}
 	s->stage = (struct siw_engine_stage){
 		.buf = page_address(pg),
-		.size = PAGE_SIZE << order,
+		.size = page_size(pg),
 	};
 	return &s->stage;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_start);
 
 /**
  * siw_tx_release() - the stream stops: drop what transmit holds
@@ -1075,7 +1138,7 @@ static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
 	    READ_ONCE(s->term_pending) || !siw_tx_rresp_usable(s) ||
 	    !siw_tx_keep_frame(s, *first))
 		return false;
-	/* the stage is full: the next batch takes fresh pages */
+	/* the stage is full: the next batch takes the next stage */
 	if (d->stage && d->stage->size - d->stage->used < siw_tx_stage_need(s))
 		return false;
 	siw_tx_follow_mss(s);

@@ -39,7 +39,7 @@ COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
 	rx_marker_errors term_tx_rdmap term_tx_ddp term_tx_llp term_rx_rdmap
 	term_rx_ddp term_rx_llp mpa_reject_tx mpa_reject_rx conn_setups
 	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets tx_staged_octets
-	rx_work_octets"
+	tx_stage_allocs rx_work_octets"
 
 keep() { t_keep observe "$@"; }
 
@@ -363,6 +363,12 @@ check "siw_b staged the pings' Read Responses (copy and CRC one pass)" \
 	grew siw_b tx_staged_octets $((PINGS * PING_SIZE))
 check "siw_a staged the pings written back" \
 	grew siw_a tx_staged_octets $((PINGS * PING_SIZE))
+# one ping at a time: TCP lets go of each stage long before the stream
+# needs it again, so the stages are reused: at most tx_stage_ring (4)
+# allocations for each of siw_a's three connections, where fresh pages
+# for every 32 KiB staged would be PINGS * PING_SIZE / 32768 (37)
+check "siw_a staged them in reused pages" \
+	grew siw_a tx_stage_allocs 1 12
 # rx_poll_us (default on): the rest of a 64 KiB message arriving in
 # several segments is read by the receive work, not the data-ready callback
 check "siw_a received part of the $BW_SIZE B messages in the receive work" \
