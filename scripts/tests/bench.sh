@@ -17,7 +17,8 @@
 # tx_pack=Y; ours-zc: ours with zcopy_mss_min=0; ours-rx0: ours with
 # rx_poll_us=0; ours-txu: ours with tx_unbound=Y; ours-memcpy: ours
 # with copy_impl=memcpy; ours-crc-unstaged:
-# ours-crc with tx_stage=N; nfs stands for nfs-rdma and nfs-tcp: NFS
+# ours-crc with tx_stage=N; ours-ring1, ours-crc-ring1: ours and
+# ours-crc with tx_stage_ring=1; nfs stands for nfs-rdma and nfs-tcp: NFS
 # over ours, CRC off, and over TCP; nfs-upstream: NFS over upstream
 # siw; nfs-rdma-txu, nfs-rdma-rx0, nfs-rdma-memcpy: nfs-rdma with
 # tx_unbound=Y, with rx_poll_us=0, with copy_impl=memcpy), NFS (1; 0
@@ -43,8 +44,8 @@
 #          all CPUs, while that run's client ran; the setup line has hz=)
 #   bench: fail ROUND MTU WHO TEST SIZE COUNT WHY
 #   bench: skip WHO WHY
-#   bench: note MTU WHO mpa_crc=VALUE copy_impl="VALUE" (the module's,
-#          in round 1)
+#   bench: note MTU WHO mpa_crc=VALUE copy_impl="VALUE"
+#          mpa_crc_impl="VALUE" (the module's, in round 1)
 #   bench: crc impl NAME / bench: crc FUNC SIZE MBPS (the probe's lines)
 #   bench: elapsed SECONDS
 # shellcheck source=guest-lib.sh
@@ -276,7 +277,7 @@ nfs_contender() {
 
 # contender ROUND WHO: one contender's full set of tests at $mtu
 contender() {
-	local r=$1 who=$2 crc copy
+	local r=$1 who=$2 crc copy impl
 	case $who in
 	tcp) tcp_tests "$r"; return ;;
 	nfs-*) nfs_contender "$r" "$who"; return ;;
@@ -296,12 +297,16 @@ contender() {
 	ours-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
 	# CRCs on, FPDUs not staged: the CRC pass, then TCP's copy
 	ours-crc-unstaged) pair_up "$OURS" mpa_crc=required tx_stage=N ;;
+	# one stage allocation, used again only if TCP let go of it
+	ours-ring1) pair_up "$OURS" mpa_crc=off tx_stage_ring=1 ;;
+	ours-crc-ring1) pair_up "$OURS" mpa_crc=required tx_stage_ring=1 ;;
 	upstream) pair_up "$UPSTREAM" ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
 	crc=$(cat /sys/module/siw/parameters/mpa_crc 2>/dev/null)
 	copy=$(cat /sys/module/siw/parameters/copy_impl 2>/dev/null)
+	impl=$(cat /sys/module/siw/parameters/mpa_crc_impl 2>/dev/null)
 	[ "$r" != 1 ] || say "note $mtu $who mpa_crc=${crc:-none}" \
-		"copy_impl=\"${copy:-none}\""
+		"copy_impl=\"${copy:-none}\" mpa_crc_impl=\"${impl:-none}\""
 	rdma_tests "$r" "$who"
 	pair_down
 }
