@@ -126,10 +126,10 @@ static void siw_tx_put_msg(struct siw_stream *s)
 	s->rresp.mr = NULL;
 }
 
-static uint tx_stage_ring = 4;
+static uint tx_stage_ring = SIW_TX_STAGE_RING;
 module_param(tx_stage_ring, uint, 0644);
 MODULE_PARM_DESC(tx_stage_ring,
-		 "Stage allocations (32 KiB each) a stream keeps and uses again once TCP let go of them, 1 to 8 (default 4)");
+		 "Stage allocations (32 KiB each) a stream keeps and uses again once TCP let go of them, 1 to 8 (default 8)");
 
 /**
  * siw_tx_stage_ring_swap() - set tx_stage_ring (KUnit)
@@ -142,20 +142,6 @@ unsigned int siw_tx_stage_ring_swap(unsigned int n)
 	return xchg(&tx_stage_ring, n);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_ring_swap);
-
-/* Drop the stream's references on its stages; TCP holds its own */
-static void siw_tx_stage_put(struct siw_stream *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(s->stage_pg); i++) {
-		if (s->stage_pg[i])
-			put_page(s->stage_pg[i]);
-		s->stage_pg[i] = NULL;
-	}
-	s->stage_at = 0;
-	s->stage = (struct siw_engine_stage){ };
-}
 
 /* Room a staged FPDU may take: FPDUs fit TCP's segment */
 static u32 siw_tx_stage_need(const struct siw_stream *s)
@@ -177,7 +163,7 @@ static bool siw_tx_stage_idle(struct page *pg)
 	return true;
 }
 
-/* Drop the stages at @n and above: tx_stage_ring went down to @n */
+/* Drop the stages at @n and above: tx_stage_ring went down to @n, or 0 */
 static void siw_tx_stage_trim(struct siw_stream *s, u32 n)
 {
 	u32 i;
@@ -187,6 +173,14 @@ static void siw_tx_stage_trim(struct siw_stream *s, u32 n)
 			put_page(s->stage_pg[i]);
 		s->stage_pg[i] = NULL;
 	}
+}
+
+/* Drop the stream's references on its stages; TCP holds its own */
+static void siw_tx_stage_put(struct siw_stream *s)
+{
+	siw_tx_stage_trim(s, 0);
+	s->stage_at = 0;
+	s->stage = (struct siw_engine_stage){ };
 }
 
 /*

@@ -18,8 +18,8 @@
 # rx_poll_us=0; ours-txu: ours with tx_unbound=Y; ours-memcpy: ours
 # with copy_impl=memcpy; ours-crc-unstaged:
 # ours-crc with tx_stage=N; ours-ring1, ours-crc-ring1: ours and
-# ours-crc with tx_stage_ring=1; ours-crc-ring8, ours-crc-rx0: ours-crc
-# with tx_stage_ring=8, with rx_poll_us=0; nfs stands for nfs-rdma and nfs-tcp: NFS
+# ours-crc with tx_stage_ring=1; ours-ring8, ours-crc-ring8: the same
+# with tx_stage_ring=8; ours-crc-rx0: ours-crc with rx_poll_us=0; nfs stands for nfs-rdma and nfs-tcp: NFS
 # over ours, CRC off, and over TCP; nfs-upstream: NFS over upstream
 # siw; nfs-rdma-txu, nfs-rdma-rx0, nfs-rdma-memcpy: nfs-rdma with
 # tx_unbound=Y, with rx_poll_us=0, with copy_impl=memcpy), NFS (1; 0
@@ -301,6 +301,7 @@ contender() {
 	# one stage allocation, used again only if TCP let go of it
 	ours-ring1) pair_up "$OURS" mpa_crc=off tx_stage_ring=1 ;;
 	ours-crc-ring1) pair_up "$OURS" mpa_crc=required tx_stage_ring=1 ;;
+	ours-ring8) pair_up "$OURS" mpa_crc=off tx_stage_ring=8 ;;
 	ours-crc-ring8) pair_up "$OURS" mpa_crc=required tx_stage_ring=8 ;;
 	ours-crc-rx0) pair_up "$OURS" mpa_crc=required rx_poll_us=0 ;;
 	upstream) pair_up "$UPSTREAM" ;;
