@@ -22,7 +22,8 @@
 # with tx_stage_ring=8; ours-crc-rx0: ours-crc with rx_poll_us=0; nfs stands for nfs-rdma and nfs-tcp: NFS
 # over ours, CRC off, and over TCP; nfs-upstream: NFS over upstream
 # siw; nfs-rdma-txu, nfs-rdma-rx0, nfs-rdma-memcpy: nfs-rdma with
-# tx_unbound=Y, with rx_poll_us=0, with copy_impl=memcpy), NFS (1; 0
+# tx_unbound=Y, with rx_poll_us=0, with copy_impl=memcpy; nfs-rdma-t16,
+# nfs-tcp-t16: nfs-rdma and nfs-tcp with 16 nfsd threads, not 4), NFS (1; 0
 # leaves every NFS contender out), MIB (96: MiB moved by the short RDMA
 # bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (10000:
 # round trips of the short latency run), RATE (40000: 64-octet Sends of
@@ -251,15 +252,21 @@ nfs_down() {
 # (nfs-upstream) or TCP (nfs-tcp), client in $SIW_NS, nfsd here
 nfs_contender() {
 	local r=$1 who=$2 mopts="vers=$NFS_VERS,proto=rdma,port=$NFS_PORT"
-	local xprt=rdma
+	local xprt=rdma NFSD_THREADS=4
 
+	# nfsd's threads (nfs_server_up): a 6.1 thread waits out the RDMA
+	# Reads of a WRITE it serves, so over RDMA they bound the writes
+	# in progress
 	case $who in
-	nfs-rdma) pair_up "$OURS" mpa_crc=off ;;
+	*-t16) NFSD_THREADS=16 ;;
+	esac
+	case $who in
+	nfs-rdma|nfs-rdma-t16) pair_up "$OURS" mpa_crc=off ;;
 	nfs-rdma-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
 	nfs-rdma-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
 	nfs-rdma-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
 	nfs-upstream) pair_up "$UPSTREAM" ;;
-	nfs-tcp) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
+	nfs-tcp|nfs-tcp-t16) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
 	if nfs_up "$mopts" "$xprt"; then
 		[ "$r" != 1 ] || say "note $mtu $who" \

@@ -91,7 +91,8 @@ rpc_wait() {
 
 # nfs_server_up [SIZE]: nfsd in the initial namespace exporting a tmpfs
 # of SIZE (mount's units; 256m) on NFS_EXPORT, listening for rdma on
-# NFS_PORT (and for tcp on 2049, nfsd's default)
+# NFS_PORT (and for tcp on 2049, nfsd's default), with NFSD_THREADS
+# threads (4)
 nfs_server_up() {
 	modprobe -a nfsd rpcrdma nfsv3 nfsv4 2>/dev/null
 	mkdir -p "$NFS_EXPORT" /var/lib/nfs/rpc_pipefs /run/rpcbind
@@ -113,7 +114,7 @@ nfs_server_up() {
 	rpc_wait mountd || return 1
 	# the shortest grace period (10 s): nfsd grants no delegation and
 	# no new NFSv4 open during grace
-	rpc.nfsd -G 10 -L 10 4 || return 1
+	rpc.nfsd -G 10 -L 10 "${NFSD_THREADS:-4}" || return 1
 	echo "rdma $NFS_PORT" > /proc/fs/nfsd/portlist &&
 		grep -q "rdma $NFS_PORT" /proc/fs/nfsd/portlist
 }
