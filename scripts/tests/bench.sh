@@ -19,19 +19,19 @@
 # with copy_impl=memcpy; ours-crc-unstaged:
 # ours-crc with tx_stage=N; ours-ring1, ours-crc-ring1: ours and
 # ours-crc with tx_stage_ring=1; ours-ring8, ours-crc-ring8: the same
-# with tx_stage_ring=8; ours-crc-rx0: ours-crc with rx_poll_us=0; nfs stands for nfs-rdma and nfs-tcp: NFS
-# over ours, CRC off, and over TCP; nfs-upstream: NFS over upstream
-# siw; nfs-rdma-txu, nfs-rdma-rx0, nfs-rdma-memcpy: nfs-rdma with
-# tx_unbound=Y, with rx_poll_us=0, with copy_impl=memcpy; nfs-rdma-t16,
-# nfs-tcp-t16: nfs-rdma and nfs-tcp with 16 nfsd threads, not 4), NFS (1; 0
-# leaves every NFS contender out), MIB (96: MiB moved by the short RDMA
-# bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS (10000:
-# round trips of the short latency run), RATE (40000: 64-octet Sends of
-# the short message-rate run), NFS_MIB (256: the file fio works on, and
-# what the short sequential run moves), NFS_RAND_MIB (64: the part of it
-# the 4 KiB random reads cover, and what the short run reads), PROBE (the
-# CRC32c probe module to load once first, scripts/bench-probe; none if
-# empty).
+# with tx_stage_ring=8; ours-crc-rx0: ours-crc with rx_poll_us=0; nfs
+# stands for nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over
+# TCP; nfs-upstream: NFS over upstream siw; nfs-rdma-txu, nfs-rdma-rx0,
+# nfs-rdma-memcpy: nfs-rdma with tx_unbound=Y, with rx_poll_us=0, with
+# copy_impl=memcpy; nfs-rdma-t16, nfs-tcp-t16: nfs-rdma and nfs-tcp
+# with 16 nfsd threads, not 4), NFS (1; 0 leaves every NFS contender
+# out), MIB (96: MiB moved by the short RDMA bandwidth run), TCP_MIB
+# (192: the same for TCP), LAT_ITERS (10000: round trips of the short
+# latency run), RATE (40000: 64-octet Sends of the short message-rate
+# run), NFS_MIB (256: the file fio works on, and what the short
+# sequential run moves), NFS_RAND_MIB (64: the part of it the 4 KiB
+# random reads cover, and what the short run reads), PROBE (the CRC32c
+# probe module to load once first, scripts/bench-probe; none if empty).
 #
 # perftest's own figures come from the TSC, which emulation makes
 # unreliable, and a short run is mostly connection setup. So each
