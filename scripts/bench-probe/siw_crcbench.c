@@ -100,7 +100,11 @@ static int __init cb_init(void)
 	}
 	for (i = 0; i < CB_BUF; i++)
 		cb_src[i] = i * 131 + (i >> 9);
+#ifdef CB_CRC32C_IMPL
 	pr_info("siw_crcbench: impl %s\n", crc32c_impl());
+#else
+	pr_info("siw_crcbench: impl lib\n");
+#endif
 	for (f = 0; f < ARRAY_SIZE(cb_names); f++)
 		for (s = 0; s < ARRAY_SIZE(cb_sizes); s++)
 			pr_info("siw_crcbench: %s %u %llu\n", cb_names[f],
