@@ -13,8 +13,9 @@
  * names it and can force either.
  *
  * TCP's own copy (tcp_sendmsg() of octets not handed by reference) is
- * always memcpy(): with the word loop in use, the transmit path copies
- * FPDUs into its own pages itself (siw_mpa_copy_own()).
+ * always memcpy(): the transmit path copies the FPDUs it does not hand
+ * over by reference into its own pages itself, with this copy (the
+ * stage of siw_stream_tx.c).
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -203,11 +204,11 @@ void siw_mpa_copy_words(void *dst, const void *src, size_t len)
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_copy_words);
 
 /**
- * siw_mpa_copy_own() - is our copy faster than TCP's?
+ * siw_mpa_copy_own() - is the word loop the copy in use? (KUnit)
  *
  * Context: any.
- * Returns: true while the word loop is in use: copying into our own
- * pages and handing those to TCP then beats TCP's memcpy().
+ * Returns: true while siw_mpa_copy() is the word loop, false while it is
+ * memcpy().
  */
 bool siw_mpa_copy_own(void)
 {

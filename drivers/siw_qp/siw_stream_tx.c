@@ -104,7 +104,7 @@ MODULE_PARM_DESC(zcopy_mss_min,
 static bool tx_stage = true;
 module_param(tx_stage, bool, 0644);
 MODULE_PARM_DESC(tx_stage,
-		 "With CRCs on, or with the word copy in use (copy_impl), copy FPDUs not sent by page reference into the stream's own pages, summed as copied, and hand those to TCP (default Y)");
+		 "Copy FPDUs not sent by page reference into the stream's own pages (CRC summed as copied), and hand those to TCP; N: TCP copies them (default Y)");
 
 /* May a message of @len octets hand its pages to TCP by reference? */
 static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
@@ -189,8 +189,11 @@ static void siw_tx_stage_put(struct siw_stream *s)
  * twice (the CRC, then TCP's copy); staged, the engine copies each FPDU
  * whole into the stream's pages, CRC in the same pass, and TCP takes
  * those pages by reference: nothing waits for the peer's ACK, the pages
- * are the stream's. With CRCs off the same pays when our copy is faster
- * than TCP's memcpy() (siw_mpa_copy_own(): emulated string moves).
+ * are the stream's. With CRCs off the stage is still the better copy:
+ * its pages are used again (below), where TCP copies into page fragments
+ * it reuses only while no skb holds them and otherwise allocates anew,
+ * and the copy is ours to choose (siw_mpa_copy(): the word loop where
+ * string moves are emulated).
  *
  * A batch never spans two allocations, so the stage changes only
  * between batches. A full stage is used again at once if TCP let go of
@@ -209,8 +212,7 @@ siw_tx_stage_start(struct siw_stream *s)
 	u32 need = siw_tx_stage_need(s);
 	struct page *pg;
 
-	if (!READ_ONCE(tx_stage) || s->tx_zc ||
-	    (!s->conn.crc && !siw_mpa_copy_own()))
+	if (!READ_ONCE(tx_stage) || s->tx_zc)
 		return NULL;
 	pg = s->stage_pg[s->stage_at];
 	if (pg && s->stage.size - s->stage.used >= need)

@@ -16,15 +16,16 @@
 # tx_direct=N; ours-unbound: ours with tx_direct=N tx_unbound=Y
 # tx_pack=Y; ours-zc: ours with zcopy_mss_min=0; ours-rx0: ours with
 # rx_poll_us=0; ours-txu: ours with tx_unbound=Y; ours-memcpy: ours
-# with copy_impl=memcpy; ours-crc-unstaged:
+# with copy_impl=memcpy; ours-unstaged, ours-crc-unstaged: ours and
 # ours-crc with tx_stage=N; ours-ring1, ours-crc-ring1: ours and
 # ours-crc with tx_stage_ring=1; ours-ring8, ours-crc-ring8: the same
 # with tx_stage_ring=8; ours-crc-rx0: ours-crc with rx_poll_us=0; nfs
 # stands for nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over
 # TCP; nfs-upstream: NFS over upstream siw; nfs-rdma-txu, nfs-rdma-rx0,
-# nfs-rdma-memcpy: nfs-rdma with tx_unbound=Y, with rx_poll_us=0, with
-# copy_impl=memcpy; nfs-rdma-t16, nfs-tcp-t16: nfs-rdma and nfs-tcp
-# with 16 nfsd threads, not 4), NFS (1; 0 leaves every NFS contender
+# nfs-rdma-memcpy, nfs-rdma-unstaged: nfs-rdma with tx_unbound=Y, with
+# rx_poll_us=0, with copy_impl=memcpy, with tx_stage=N; nfs-rdma-t16,
+# nfs-tcp-t16: nfs-rdma and nfs-tcp with 16 nfsd threads, not 4), NFS
+# (1; 0 leaves every NFS contender
 # out), MIB (96: MiB moved by the short RDMA bandwidth run), TCP_MIB
 # (192: the same for TCP), LAT_ITERS (10000: round trips of the short
 # latency run), RATE (40000: 64-octet Sends of the short message-rate
@@ -265,6 +266,7 @@ nfs_contender() {
 	nfs-rdma-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
 	nfs-rdma-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
 	nfs-rdma-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
+	nfs-rdma-unstaged) pair_up "$OURS" mpa_crc=off tx_stage=N ;;
 	nfs-upstream) pair_up "$UPSTREAM" ;;
 	nfs-tcp|nfs-tcp-t16) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
@@ -303,7 +305,8 @@ contender() {
 	ours-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
 	# payload copied by memcpy() whatever the timing at load chose
 	ours-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
-	# CRCs on, FPDUs not staged: the CRC pass, then TCP's copy
+	# FPDUs not staged: TCP copies them (CRCs off; on: the CRC pass first)
+	ours-unstaged) pair_up "$OURS" mpa_crc=off tx_stage=N ;;
 	ours-crc-unstaged) pair_up "$OURS" mpa_crc=required tx_stage=N ;;
 	# one stage allocation, used again only if TCP let go of it
 	ours-ring1) pair_up "$OURS" mpa_crc=off tx_stage_ring=1 ;;
