@@ -25,14 +25,14 @@
 # nfs-rdma-memcpy, nfs-rdma-unstaged: nfs-rdma with tx_unbound=Y, with
 # rx_poll_us=0, with copy_impl=memcpy, with tx_stage=N; nfs-rdma-t16,
 # nfs-tcp-t16: nfs-rdma and nfs-tcp with 16 nfsd threads, not 4), NFS
-# (1; 0 leaves every NFS contender
-# out), MIB (96: MiB moved by the short RDMA bandwidth run), TCP_MIB
-# (192: the same for TCP), LAT_ITERS (10000: round trips of the short
-# latency run), RATE (40000: 64-octet Sends of the short message-rate
-# run), NFS_MIB (256: the file fio works on, and what the short
-# sequential run moves), NFS_RAND_MIB (64: the part of it the 4 KiB
-# random reads cover, and what the short run reads), PROBE (the CRC32c
-# probe module to load once first, scripts/bench-probe; none if empty).
+# (1; 0 leaves every NFS contender out), MIB (96: MiB moved by the short
+# RDMA bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS
+# (10000: round trips of the short latency run), RATE (40000: 64-octet
+# Sends of the short message-rate run), NFS_MIB (256: the file fio
+# works on, and what the short sequential run moves), NFS_RAND_MIB (64:
+# the part of it the 4 KiB random reads cover, and what the short run
+# reads), PROBE (the CRC32c probe module to load once first,
+# scripts/bench-probe; none if empty).
 #
 # perftest's own figures come from the TSC, which emulation makes
 # unreliable, and a short run is mostly connection setup. So each
