@@ -133,6 +133,7 @@ static struct siw_mr *fake_mr(struct kunit *test, struct siw_device *sdev,
 	mr->table = &sdev->mem;
 	refcount_set(&mr->ref, 1);
 	spin_lock_init(&mr->lock);
+	seqcount_spinlock_init(&mr->seq, &mr->lock);
 	mr->base.pd = (struct ib_pd *)pd;
 	mr->kind = kind;
 	mr->valid = valid;

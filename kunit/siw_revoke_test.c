@@ -15,6 +15,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
@@ -381,6 +382,121 @@ static void revoke_dereg_held(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, PAGE_SIZE, RV_FILL));
 }
 
+/**
+ * struct rv_midreg - a lookup racing a registration half done
+ * @mr: the region being changed
+ * @stag: the STag the reader looks up (the index is what counts)
+ * @reader: the thread looking the region up
+ * @r: what the lookup returned
+ * @rv: the lookup's return value
+ * @started: the reader is about to look up
+ * @looked: the lookup returned
+ * @early: it returned while the change was half done
+ * @reader_done: the reader finished
+ * @writer_done: the writer finished
+ */
+struct rv_midreg {
+	struct siw_mr *mr;
+	u32 stag;
+	struct task_struct *reader;
+	struct siw_ddp_region r;
+	int rv;
+	atomic_t started;
+	atomic_t looked;
+	bool early;
+	struct completion reader_done;
+	struct completion writer_done;
+};
+
+static int rv_midreg_reader(void *arg)
+{
+	struct rv_midreg *m = arg;
+
+	atomic_set(&m->started, 1);
+	m->rv = siw_mem_ddp_ops.lookup(m->mr->table, m->stag, &m->r);
+	atomic_set(&m->looked, 1);
+	if (!m->rv)
+		siw_mem_ddp_ops.put(m->mr->table, &m->r);
+	complete(&m->reader_done);
+	return 0;
+}
+
+/*
+ * Changes the region the way a fast registration does, under its lock
+ * and sequence count, and starts the reader on the other CPU half way:
+ * the lookup must not return until the change is whole.
+ */
+static int rv_midreg_writer(void *arg)
+{
+	struct rv_midreg *m = arg;
+	struct siw_mr *mr = m->mr;
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	write_seqcount_begin(&mr->seq);
+	mr->stag ^= 0x5a;
+	wake_up_process(m->reader);
+	/* up to two seconds for the reader to be scheduled */
+	for (i = 0; i < 400000 && !atomic_read(&m->started); i++)
+		udelay(5);
+	/* ample time for a lookup that does not wait to come back */
+	mdelay(50);
+	m->early = atomic_read(&m->looked);
+	mr->len = PAGE_SIZE / 2;
+	write_seqcount_end(&mr->seq);
+	spin_unlock_irqrestore(&mr->lock, flags);
+	complete(&m->writer_done);
+	return 0;
+}
+
+/*
+ * A lookup takes no lock (siw_mr_describe()): what it returns must
+ * still be the region of one moment, never a new key with the old
+ * bounds. Needs two CPUs, so that the lookup runs while the change is
+ * under way.
+ */
+static void revoke_lookup_mid_change(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	struct task_struct *w;
+	unsigned int cpu0, cpu1;
+	struct rv_midreg *m;
+	u32 stag;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->mr = f->mr;
+	m->stag = f->stag;
+	init_completion(&m->reader_done);
+	init_completion(&m->writer_done);
+	stag = f->mr->stag ^ 0x5a;
+	m->reader = kthread_create(rv_midreg_reader, m, "siw-kunit-look");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(m->reader));
+	w = kthread_create(rv_midreg_writer, m, "siw-kunit-reg");
+	if (IS_ERR(w)) {
+		wake_up_process(m->reader);
+		wait_for_completion(&m->reader_done);
+		KUNIT_FAIL(test, "no writer thread");
+		return;
+	}
+	cpu0 = cpumask_first(cpu_online_mask);
+	cpu1 = cpumask_next(cpu0, cpu_online_mask);
+	kthread_bind(m->reader, cpu1);
+	kthread_bind(w, cpu0);
+	wake_up_process(w);
+	wait_for_completion(&m->writer_done);
+	wait_for_completion(&m->reader_done);
+	KUNIT_EXPECT_FALSE_MSG(test, m->early,
+			       "a lookup returned during a registration");
+	KUNIT_ASSERT_EQ(test, m->rv, 0);
+	KUNIT_EXPECT_EQ(test, m->r.stag, stag);
+	KUNIT_EXPECT_EQ(test, m->r.len, PAGE_SIZE / 2);
+	f->stag = stag;
+}
+
 /* A region is findable only once registration can no longer fail */
 static void revoke_reserved_unfindable(struct kunit *test)
 {
@@ -392,6 +508,7 @@ static void revoke_reserved_unfindable(struct kunit *test)
 	mr->table = &f->sdev->mem;
 	refcount_set(&mr->ref, 1);
 	spin_lock_init(&mr->lock);
+	seqcount_spinlock_init(&mr->seq, &mr->lock);
 	mr->kind = SIW_MR_USER;
 	mr->valid = true;
 	KUNIT_ASSERT_EQ(test, siw_mr_reserve(mr), 0);
@@ -413,6 +530,7 @@ static struct kunit_case siw_revoke_cases[] = {
 	KUNIT_CASE(revoke_read_response_stalled),
 	KUNIT_CASE(revoke_read_response_slab),
 	KUNIT_CASE(revoke_dereg_held),
+	KUNIT_CASE(revoke_lookup_mid_change),
 	KUNIT_CASE(revoke_reserved_unfindable),
 	{}
 };

@@ -16,7 +16,8 @@
 #define UNTAGGED(q)	.hdr_len = SIW_DDP_UNTAGGED_HLEN, .qn = (q)
 #define ANY_LEN		.min_len = 0, .max_len = U32_MAX
 
-static const struct siw_rdmap_opinfo siw_rdmap_ops[SIW_RDMAP_NUM_OPCODES] = {
+/* One row per opcode; read through siw_rdmap_opinfo() (siw_ddp.h) */
+const struct siw_rdmap_opinfo siw_rdmap_ops[SIW_RDMAP_NUM_OPCODES] = {
 	[SIW_RDMAP_WRITE] = {
 		.name = "RDMA Write", TAGGED, ANY_LEN,
 		.flags = SIW_RDMAP_F_SUPPORTED | SIW_RDMAP_F_TAGGED,
@@ -93,20 +94,7 @@ static const struct siw_rdmap_opinfo siw_rdmap_ops[SIW_RDMAP_NUM_OPCODES] = {
 	[0xe] = { .name = "reserved (0xe)" },
 	[0xf] = { .name = "reserved (0xf)" },
 };
-
-/**
- * siw_rdmap_opinfo() - look up an RDMAP opcode
- * @opcode: the 4-bit opcode; higher bits are ignored
- *
- * Context: any.
- * Returns: the table row, never NULL; unsupported and reserved opcodes
- * have a row without SIW_RDMAP_F_SUPPORTED.
- */
-const struct siw_rdmap_opinfo *siw_rdmap_opinfo(u8 opcode)
-{
-	return &siw_rdmap_ops[opcode % SIW_RDMAP_NUM_OPCODES];
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_rdmap_opinfo);
+EXPORT_SYMBOL_IF_KUNIT(siw_rdmap_ops);
 
 /**
  * siw_rdmap_opcode_supported() - may this opcode be sent and received?

@@ -397,7 +397,23 @@ struct siw_rdmap_term_report {
 };
 
 /* rdmap_opcode.c */
-const struct siw_rdmap_opinfo *siw_rdmap_opinfo(u8 opcode);
+extern const struct siw_rdmap_opinfo siw_rdmap_ops[SIW_RDMAP_NUM_OPCODES];
+
+/**
+ * siw_rdmap_opinfo() - look up an RDMAP opcode
+ * @opcode: the 4-bit opcode; higher bits are ignored
+ *
+ * Inline: every FPDU asks several times, on both paths.
+ *
+ * Context: any.
+ * Returns: the table row, never NULL; unsupported and reserved opcodes
+ * have a row without SIW_RDMAP_F_SUPPORTED.
+ */
+static inline const struct siw_rdmap_opinfo *siw_rdmap_opinfo(u8 opcode)
+{
+	return &siw_rdmap_ops[opcode % SIW_RDMAP_NUM_OPCODES];
+}
+
 bool siw_rdmap_opcode_supported(u8 opcode);
 
 /* ddp_error.c */

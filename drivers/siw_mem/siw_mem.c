@@ -6,8 +6,9 @@
  * (registration, deregistration) run in process context and use the
  * xarray's own lock; readers use RCU and a reference, so the receive
  * path may look STags up from softirq. Each MR's mutable description
- * is behind its spinlock, so a lookup never sees half a fast
- * registration.
+ * changes under its spinlock inside a sequence count, and a lookup
+ * reads it again if one changed it meanwhile, so a lookup never sees
+ * half a fast registration and takes no lock.
  *
  * The same spinlock is held across every access to a region's memory
  * and is taken to revoke it (invalidation, deregistration): an access
@@ -120,21 +121,28 @@ void siw_mr_put(struct siw_mr *mr)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_put);
 
+/*
+ * A snapshot of one moment: the accesses that follow check validity
+ * and STag again under the lock (siw_mr_live()), so the snapshot only
+ * has to be consistent, not current.
+ */
 static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
 {
-	unsigned long flags;
+	unsigned int seq;
 
-	spin_lock_irqsave(&mr->lock, flags);
 	r->pd = mr->base.pd;
 	r->obj = mr;
-	r->base = mr->va;
-	r->len = mr->len;
-	r->stag = mr->stag;
-	r->access = mr->access;
-	r->state = mr->valid ? SIW_DDP_REGION_VALID : SIW_DDP_REGION_INVALID;
 	/* only regions the consumer registers per use may be invalidated */
 	r->remote_inv = mr->kind == SIW_MR_FASTREG;
-	spin_unlock_irqrestore(&mr->lock, flags);
+	do {
+		seq = read_seqcount_begin(&mr->seq);
+		r->base = mr->va;
+		r->len = mr->len;
+		r->stag = mr->stag;
+		r->access = mr->access;
+		r->state = mr->valid ? SIW_DDP_REGION_VALID :
+				       SIW_DDP_REGION_INVALID;
+	} while (read_seqcount_retry(&mr->seq, seq));
 }
 
 static int siw_mem_ddp_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
@@ -476,8 +484,11 @@ int siw_mem_invalidate(struct siw_mem_table *t, const void *pd, u32 stag,
 		rv = -EACCES;
 	else if (mr->kind != SIW_MR_FASTREG)
 		rv = -EPERM;
-	else
+	if (!rv) {
+		write_seqcount_begin(&mr->seq);
 		mr->valid = false;
+		write_seqcount_end(&mr->seq);
+	}
 	spin_unlock_irqrestore(&mr->lock, flags);
 	siw_mr_put(mr);
 	return rv;
@@ -509,11 +520,13 @@ int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access)
 	else if (mr->valid)
 		rv = -EBUSY;
 	if (!rv) {
+		write_seqcount_begin(&mr->seq);
 		mr->stag = stag;
 		mr->access = access;
 		mr->va = mr->base.iova;
 		mr->len = mr->base.length;
 		mr->valid = true;
+		write_seqcount_end(&mr->seq);
 	}
 	spin_unlock_irqrestore(&mr->lock, flags);
 	return rv;
@@ -571,6 +584,7 @@ static struct siw_mr *siw_mr_alloc(struct ib_pd *pd, enum siw_mr_kind kind,
 	mr->table = t;
 	refcount_set(&mr->ref, 1);
 	spin_lock_init(&mr->lock);
+	seqcount_spinlock_init(&mr->seq, &mr->lock);
 	mr->kind = kind;
 	mr->access = access;
 	mr->page_shift = PAGE_SHIFT;
@@ -588,7 +602,9 @@ static void siw_mr_destroy(struct siw_mr *mr)
 	unsigned long flags;
 
 	spin_lock_irqsave(&mr->lock, flags);
+	write_seqcount_begin(&mr->seq);
 	mr->valid = false;
+	write_seqcount_end(&mr->seq);
 	spin_unlock_irqrestore(&mr->lock, flags);
 	if (mr->umem)
 		ib_umem_release(mr->umem);

@@ -24,6 +24,7 @@
 #define SIW_MEM_H
 
 #include <linux/refcount.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
@@ -60,9 +61,12 @@ enum siw_mr_kind {
  *	the last one frees the description
  * @rcu: frees the MR after lookups that might still see it
  * @lock: protects @stag, @valid, @access, @va, @len and the page list
- *	of a fast-registration MR against concurrent lookups; held across
- *	every access to the region's memory, so that revoking under it
- *	waits for an access under way
+ *	of a fast-registration MR; held across every access to the
+ *	region's memory, so that revoking under it waits for an access
+ *	under way
+ * @seq: bumped, under @lock, around every change of @stag, @valid,
+ *	@access, @va and @len once the region is findable, so that a
+ *	lookup reads the five of one moment without taking @lock
  * @stag: the STag the region answers to, key included
  * @valid: the region may be accessed (false after invalidation and
  *	from deregistration on)
@@ -86,6 +90,7 @@ struct siw_mr {
 	refcount_t ref;
 	struct rcu_head rcu;
 	spinlock_t lock;	/* see @lock above */
+	seqcount_spinlock_t seq;
 	u32 stag;
 	bool valid;
 	u32 access;

@@ -94,18 +94,6 @@ void siw_stream_kick(struct siw_stream *s)
 }
 
 /**
- * siw_stream_stopped() - may no new message start?
- * @s: the stream
- *
- * Context: any.
- * Returns: true once the QP left RTR/RTS or the stream failed.
- */
-bool siw_stream_stopped(struct siw_stream *s)
-{
-	return READ_ONCE(s->stopped);
-}
-
-/**
  * siw_stream_closed() - tell the CM, once, that the stream ended
  * @s: the stream
  * @err: 0 for the peer's FIN, -errno otherwise (see siw_cm_llp_closed())

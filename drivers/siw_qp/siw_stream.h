@@ -306,12 +306,23 @@ static inline void siw_assert_sock_locked(const struct sock *sk)
 	lockdep_assert(lockdep_sock_is_held(sk));
 }
 
+/**
+ * siw_stream_stopped() - may no new message start?
+ * @s: the stream
+ *
+ * Context: any.
+ * Returns: true once the QP left RTR/RTS or the stream failed.
+ */
+static inline bool siw_stream_stopped(struct siw_stream *s)
+{
+	return READ_ONCE(s->stopped);
+}
+
 /* siw_stream.c */
 void siw_stream_kick(struct siw_stream *s);
 void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		     const struct siw_rdmap_term_info *ti);
 void siw_stream_closed(struct siw_stream *s, int err);
-bool siw_stream_stopped(struct siw_stream *s);
 
 /* siw_stream_tx.c */
 void siw_tx_work(struct work_struct *w);

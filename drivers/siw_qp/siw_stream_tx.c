@@ -291,7 +291,8 @@ void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok)
 	spin_lock_irqsave(&s->lock, flags);
 	r = &s->sq_rec[wqe_seq & s->sq_mask];
 	r->status = ok ? IB_WC_SUCCESS : IB_WC_REM_OP_ERR;
-	r->done = true;
+	/* siw_tx_retire() reads the record once it sees this, unlocked */
+	smp_store_release(&r->done, true);
 	spin_unlock_irqrestore(&s->lock, flags);
 	siw_stream_kick(s);
 }
@@ -339,36 +340,39 @@ static bool siw_tx_zc_wait(struct siw_stream *s, u32 seq)
 	return siw_tx_acked(s, seq);
 }
 
-/* Complete, in order, every work request at the head that is done */
+/*
+ * Complete, in order, every work request at the head that is done. No
+ * lock: a record the receive path finishes (siw_stream_read_done()) is
+ * read only once its done flag is seen, and the receive path does not
+ * touch it again; every other record is the transmit side's own.
+ */
 static bool siw_tx_retire(struct siw_stream *s)
 {
 	struct siw_qp *qp = s->qp;
+	struct siw_sq_rec *rec;
 	struct siw_sq_rec r;
-	unsigned long flags;
 	bool failed = false;
 
 	for (;;) {
-		/* only the transmit side moves either: no lock to see it */
+		/* only the transmit side moves either */
 		if (s->sq_head == s->sq_next) {
 			WRITE_ONCE(s->zc_waiting, false);
 			break;
 		}
-		spin_lock_irqsave(&s->lock, flags);
-		r = s->sq_rec[s->sq_head & s->sq_mask];
-		if (!r.done) {
-			spin_unlock_irqrestore(&s->lock, flags);
+		rec = &s->sq_rec[s->sq_head & s->sq_mask];
+		/* pairs with siw_stream_read_done() */
+		if (!smp_load_acquire(&rec->done)) {
 			WRITE_ONCE(s->zc_waiting, false);
 			break;
 		}
+		r = *rec;
 		if (r.zc && !siw_tx_acked(s, r.end_seq)) {
-			spin_unlock_irqrestore(&s->lock, flags);
 			if (siw_tx_zc_wait(s, r.end_seq))
 				continue;
 			break;
 		}
-		memset(&s->sq_rec[s->sq_head & s->sq_mask], 0, sizeof(r));
+		memset(rec, 0, sizeof(*rec));
 		s->sq_head++;
-		spin_unlock_irqrestore(&s->lock, flags);
 		if (r.inval && r.status == IB_WC_SUCCESS &&
 		    siw_mem_invalidate(qp->qdev->mem, qp->base.pd, r.inval_stag,
 				       false))
