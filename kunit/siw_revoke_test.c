@@ -391,6 +391,7 @@ static void revoke_dereg_held(struct kunit *test)
  * @rv: the lookup's return value
  * @started: the reader is about to look up
  * @looked: the lookup returned
+ * @raced: the reader had started while the change was half done
  * @early: it returned while the change was half done
  * @reader_done: the reader finished
  * @writer_done: the writer finished
@@ -403,6 +404,7 @@ struct rv_midreg {
 	int rv;
 	atomic_t started;
 	atomic_t looked;
+	bool raced;
 	bool early;
 	struct completion reader_done;
 	struct completion writer_done;
@@ -437,11 +439,12 @@ static int rv_midreg_writer(void *arg)
 	write_seqcount_begin(&mr->seq);
 	mr->stag ^= 0x5a;
 	wake_up_process(m->reader);
-	/* up to two seconds for the reader to be scheduled */
-	for (i = 0; i < 400000 && !atomic_read(&m->started); i++)
+	/* up to five seconds for the reader to be scheduled */
+	for (i = 0; i < 1000000 && !atomic_read(&m->started); i++)
 		udelay(5);
 	/* ample time for a lookup that does not wait to come back */
 	mdelay(50);
+	m->raced = atomic_read(&m->started);
 	m->early = atomic_read(&m->looked);
 	mr->len = PAGE_SIZE / 2;
 	write_seqcount_end(&mr->seq);
@@ -489,6 +492,9 @@ static void revoke_lookup_mid_change(struct kunit *test)
 	wake_up_process(w);
 	wait_for_completion(&m->writer_done);
 	wait_for_completion(&m->reader_done);
+	/* a reader that never overlapped the change tested nothing */
+	KUNIT_EXPECT_TRUE_MSG(test, m->raced,
+			      "the lookup did not start during the change");
 	KUNIT_EXPECT_FALSE_MSG(test, m->early,
 			       "a lookup returned during a registration");
 	KUNIT_ASSERT_EQ(test, m->rv, 0);
