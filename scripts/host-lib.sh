@@ -43,6 +43,17 @@ kernel_series() {
 	esac
 }
 
+# bench_kver NAME SETTING: build ours for the Debian kernel NAME (debian
+# or 6.1, or 6.12) and print that kernel's release; SETTING names the
+# variable NAME came from, for the error
+bench_kver() {
+	local series
+	series=$(kernel_series "$1")
+	[ -n "$series" ] || die "$2 is debian (6.1) or 6.12"
+	"$SIW_TOP/scripts/build-module" "$1" > /dev/null
+	debian_kver "$series"
+}
+
 # Cache key of the debug kernel: source version, config fragment, builder.
 # The builder is hashed as it read before lib.sh became host-lib.sh and
 # its source line got a shellcheck directive: neither changes the kernel,

@@ -50,6 +50,7 @@ for kv in "$@"; do
 done
 
 LIMIT=180		# seconds one client may take
+NFS_DEPTH=16		# fio's iodepth
 work=/tmp/bench-ab
 port=18000
 MNT=/mnt/siw-ab
@@ -84,8 +85,9 @@ nfs_cell() {
 	[ "$rw" = randread ] && bs=4k mib=$NFS_RAND_MIB
 	if ! ns timeout "$LIMIT" fio --name="$rw" --filename="$MNT/fio.dat" \
 		--rw="$rw" --bs="$bs" --size="${NFS_MIB}M" --io_size="${mib}M" \
-		--ioengine=libaio --iodepth=16 --direct=1 --fallocate=none \
-		--output-format=terse --terse-version=3 > "$work/cli.log" 2>&1; then
+		--ioengine=libaio --iodepth="$NFS_DEPTH" --direct=1 \
+		--fallocate=none --output-format=terse --terse-version=3 \
+		> "$work/cli.log" 2>&1; then
 		echo "fio failed: $(last_words)"
 		return 1
 	fi
@@ -96,19 +98,6 @@ nfs_cell() {
 		else printf "%.1f MB/s\n", (rw == "read" ? $7 : $48) * 1024 / 1e6
 		f = 1 } END { exit !f }' "$work/cli.log" ||
 		{ echo "fio: no result"; return 1; }
-}
-
-nfs_up() {
-	nfs_server_up "$((NFS_MIB + 16))m" > "$work/nfsd.log" 2>&1 ||
-		{ echo "nfsd did not start"; return 1; }
-	mkdir -p "$MNT"
-	ns timeout 120 mount -t nfs -o "vers=4.2,proto=rdma,port=$NFS_PORT" \
-		"$SIW_IP_A:/" "$MNT" 2> "$work/cli.log" ||
-		{ echo "mount: $(tail -n 1 "$work/cli.log")"; return 1; }
-	ns timeout "$LIMIT" fio --name=layout --filename="$MNT/fio.dat" \
-		--rw=write --bs=1M --size="${NFS_MIB}M" --ioengine=libaio \
-		--iodepth=16 --direct=1 --fallocate=none > "$work/cli.log" 2>&1 ||
-		{ echo "writing the file failed: $(last_words)"; return 1; }
 }
 
 nfs_down() {
@@ -134,7 +123,8 @@ nfs=
 for c in $CELLS; do
 	case $c in nfs_*) nfs=1 ;; esac
 done
-if [ -n "$nfs" ] && ! why=$(nfs_up); then
+if [ -n "$nfs" ] &&
+   ! bench_nfs_up "vers=4.2,proto=rdma,port=$NFS_PORT" rdma; then
 	say "fail 0 - nfs $why"
 	nfs_down
 	CELLS=$(echo "$CELLS" | tr ' ' '\n' | grep -v '^nfs_' | tr '\n' ' ')

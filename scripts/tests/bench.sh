@@ -211,37 +211,8 @@ one_fio() {
 	echo "$t_secs"
 }
 
-# nfs_up OPTS XPRT: nfsd's export (a tmpfs with room for the file),
-# mounted on $MNT from $SIW_NS with OPTS over transport XPRT, and the
-# file fio works on written once, untimed (which also waits out nfsd's
-# grace period: no new open before it ends); else why not in $why
-nfs_up() {
-	why=
-	if ! nfs_server_up "$((NFS_MIB + 16))m" > "$work/nfsd.log" 2>&1; then
-		why="nfsd did not start: $(tail -n 1 "$work/nfsd.log")"
-		return 1
-	fi
-	mkdir -p "$MNT"
-	if ! ns timeout 120 mount -t nfs -o "$1" "$SIW_IP_A:/" "$MNT" \
-		2> "$work/cli.log"; then
-		why="mount -o $1: $(tail -n 1 "$work/cli.log")"
-		return 1
-	fi
-	if [ "$(nfs_xprt "$MNT")" != "$2" ]; then
-		why="the mount's transport is $(nfs_xprt "$MNT"), not $2"
-		return 1
-	fi
-	if ! ns timeout "$LIMIT" fio --name=layout --filename="$MNT/fio.dat" \
-		--rw=write --bs=1M --size="${NFS_MIB}M" --ioengine=libaio \
-		--iodepth="$NFS_DEPTH" --direct=1 --fallocate=none \
-		> "$work/cli.log" 2>&1; then
-		why="writing the file failed: $(last_words)"
-		return 1
-	fi
-}
-
-# nfs_down: unmount, and stop what nfs_up started, also when it stopped
-# half way (the export is mounted first)
+# nfs_down: unmount, and stop what bench_nfs_up started, also when it
+# stopped half way (the export is mounted first)
 nfs_down() {
 	! mountpoint -q "$MNT" || timeout 120 umount "$MNT" ||
 		say "fail $r $mtu $who all - - umount"
@@ -270,7 +241,7 @@ nfs_contender() {
 	nfs-upstream) pair_up "$UPSTREAM" ;;
 	nfs-tcp|nfs-tcp-t16) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
-	if nfs_up "$mopts" "$xprt"; then
+	if bench_nfs_up "$mopts" "$xprt"; then
 		[ "$r" != 1 ] || say "note $mtu $who" \
 			"$(awk -v m="$MNT" '$2 == m { print $4 }' /proc/mounts)"
 		measure "$r" "$who" seq_read 1048576 "$NFS_MIB" one_fio read

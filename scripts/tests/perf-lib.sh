@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154
-# perftest and iperf3 runs timed from outside, for bench.sh and demo.sh;
+# perftest and iperf3 runs timed from outside, for bench.sh and demo.sh
+# (and the NFS setup of bench.sh and bench-ab.sh);
 # sourced inside the guest after guest-lib.sh. The caller sets $work (a
 # directory for the logs, and cmsync.so from perf_prepare), $port (the
 # port of the next run) and LIMIT (seconds one client may take); the
@@ -109,3 +110,34 @@ one_perf() {
 	echo "$secs"
 }
 
+# bench_nfs_up OPTS XPRT: nfsd's export (a tmpfs with room for the
+# file), mounted on $MNT from $SIW_NS with OPTS over transport XPRT,
+# and the file fio works on written once, untimed (which also waits out
+# nfsd's grace period: no new open before it ends); else why not in
+# $why. For bench.sh and bench-ab.sh: consumer-lib.sh sourced, NFS_MIB,
+# NFS_DEPTH and MNT set.
+# shellcheck disable=SC2034 # why: the caller's
+bench_nfs_up() {
+	why=
+	if ! nfs_server_up "$((NFS_MIB + 16))m" > "$work/nfsd.log" 2>&1; then
+		why="nfsd did not start: $(tail -n 1 "$work/nfsd.log")"
+		return 1
+	fi
+	mkdir -p "$MNT"
+	if ! ns timeout 120 mount -t nfs -o "$1" "$SIW_IP_A:/" "$MNT" \
+		2> "$work/cli.log"; then
+		why="mount -o $1: $(tail -n 1 "$work/cli.log")"
+		return 1
+	fi
+	if [ "$(nfs_xprt "$MNT")" != "$2" ]; then
+		why="the mount's transport is $(nfs_xprt "$MNT"), not $2"
+		return 1
+	fi
+	if ! ns timeout "$LIMIT" fio --name=layout --filename="$MNT/fio.dat" \
+		--rw=write --bs=1M --size="${NFS_MIB}M" --ioengine=libaio \
+		--iodepth="$NFS_DEPTH" --direct=1 --fallocate=none \
+		> "$work/cli.log" 2>&1; then
+		why="writing the file failed: $(last_words)"
+		return 1
+	fi
+}
