@@ -17,19 +17,25 @@
  * transmit work that was queued but has not run yet, which is the
  * window the Terminate case needs. The MSS case puts the real one back
  * and posts Sends with the post_send verb; the doorbell case keeps the
- * idle one, so that what the peer gets was sent by the doorbell.
+ * idle one, so that what the peer gets was sent by the doorbell, and so
+ * does the case of a kernel consumer's post from a thread. The cases of
+ * what the work does turn that post's own sending off (tx_direct_kernel).
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/bottom_half.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/in.h>
 #include <linux/jiffies.h>
+#include <linux/mutex.h>
 #include <linux/net.h>
 #include <linux/netdevice.h>
+#include <linux/rcupdate.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
+#include <linux/spinlock.h>
 #include <linux/tcp.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
@@ -77,6 +83,8 @@
  * @copy_was: the choice before that, put back at the end
  * @ring_set: the test set tx_stage_ring (siw_tx_stage_ring_swap())
  * @ring_was: tx_stage_ring before that, put back at the end
+ * @kdirect_set: the test set tx_direct_kernel (siw_tx_direct_kernel_swap())
+ * @kdirect_was: tx_direct_kernel before that, put back at the end
  * @held: stage pages the test holds a reference on, as TCP would
  */
 struct st_fixture {
@@ -100,6 +108,8 @@ struct st_fixture {
 	bool copy_was;
 	bool ring_set;
 	unsigned int ring_was;
+	bool kdirect_set;
+	bool kdirect_was;
 	struct page *held[2];
 };
 
@@ -309,6 +319,8 @@ static void st_exit(struct kunit *test)
 		siw_mpa_copy_swap(f->copy_was);
 	if (f->ring_set)
 		siw_tx_stage_ring_swap(f->ring_was);
+	if (f->kdirect_set)
+		siw_tx_direct_kernel_swap(f->kdirect_was);
 	for (i = 0; i < ARRAY_SIZE(f->held); i++)
 		if (f->held[i])
 			put_page(f->held[i]);
@@ -1019,6 +1031,133 @@ static void st_expect_all_sent(struct kunit *test, struct st_fixture *f)
 			    queued);
 }
 
+/* Kernel posts send from a thread that may sleep (@on) or only queue */
+static void st_kernel_direct(struct st_fixture *f, bool on)
+{
+	bool was = siw_tx_direct_kernel_swap(on);
+
+	if (!f->kdirect_set)
+		f->kdirect_was = was;
+	f->kdirect_set = true;
+}
+
+/*
+ * Who may send from a kernel post_send (siw_tx_caller_may_sleep()): a
+ * thread, also one holding a mutex; not under a spinlock, with bottom
+ * halves, interrupts or preemption off, nor in an RCU read side (a block
+ * layer queue_rq). Without CONFIG_PREEMPT_COUNT the kernel cannot tell
+ * and the answer is no everywhere.
+ */
+static void stream_poster_context(struct kunit *test)
+{
+	const bool counts = IS_ENABLED(CONFIG_PREEMPT_COUNT);
+	unsigned long flags;
+	struct mutex mutex;	/* held around one call */
+	spinlock_t lock;	/* held around one call */
+	bool may;
+
+	mutex_init(&mutex);
+	spin_lock_init(&lock);
+	KUNIT_EXPECT_EQ_MSG(test, siw_tx_caller_may_sleep(), counts,
+			    "a thread that holds nothing");
+	mutex_lock(&mutex);
+	may = siw_tx_caller_may_sleep();
+	mutex_unlock(&mutex);
+	KUNIT_EXPECT_EQ_MSG(test, may, counts, "a thread holding a mutex");
+	spin_lock(&lock);
+	may = siw_tx_caller_may_sleep();
+	spin_unlock(&lock);
+	KUNIT_EXPECT_FALSE_MSG(test, may, "under a spinlock");
+	spin_lock_irqsave(&lock, flags);
+	may = siw_tx_caller_may_sleep();
+	spin_unlock_irqrestore(&lock, flags);
+	KUNIT_EXPECT_FALSE_MSG(test, may, "under a spinlock, interrupts off");
+	local_bh_disable();
+	may = siw_tx_caller_may_sleep();
+	local_bh_enable();
+	KUNIT_EXPECT_FALSE_MSG(test, may, "bottom halves off");
+	local_irq_save(flags);
+	may = siw_tx_caller_may_sleep();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_FALSE_MSG(test, may, "interrupts off");
+	preempt_disable();
+	may = siw_tx_caller_may_sleep();
+	preempt_enable();
+	KUNIT_EXPECT_FALSE_MSG(test, may, "preemption off");
+	rcu_read_lock();
+	may = siw_tx_caller_may_sleep();
+	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE_MSG(test, may, "in an RCU read side");
+}
+
+/* Segments TCP sent on our end so far */
+static u32 st_segs(struct st_fixture *f)
+{
+	return READ_ONCE(tcp_sk(f->ours->sk)->data_segs_out);
+}
+
+/*
+ * A kernel consumer's post_send from a thread that may sleep sends the
+ * message from that thread; one posted under a spinlock, or with
+ * tx_direct_kernel off, is left to the transmit work (here one that never
+ * runs) and goes when the work runs. The peer checks both messages, and
+ * all three complete.
+ */
+static void stream_kernel_post_sends(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	const struct ib_send_wr *bad = NULL;
+	struct ib_sge sge = {
+		.addr = ST_IOVA, .length = ST_MSG, .lkey = f->stag,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = ST_SEND_WRID + ST_MSG, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	struct st_frames fr = { };
+	spinlock_t lock;	/* a consumer's, held around one post */
+	struct ib_wc wc;
+	u32 segs;
+	int rv, i;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		kunit_skip(test, "without CONFIG_PREEMPT_COUNT every post queues");
+	st_kernel_direct(f, true);
+	spin_lock_init(&lock);
+
+	segs = st_segs(f);
+	st_post_send(test, f, 64);
+	KUNIT_EXPECT_NE_MSG(test, st_segs(f), segs,
+			    "a post from a thread sent nothing");
+
+	segs = st_segs(f);
+	spin_lock(&lock);
+	rv = siw_post_send(&f->qp->base, &wr, &bad);
+	spin_unlock(&lock);
+	KUNIT_ASSERT_EQ(test, rv, 0);
+	KUNIT_EXPECT_EQ_MSG(test, st_segs(f), segs,
+			    "a post under a spinlock sent");
+	siw_tx_work(&f->s->tx_work);
+	st_peer_frames(test, f, &fr, 4 * ST_MSG);
+
+	st_kernel_direct(f, false);
+	segs = st_segs(f);
+	st_post_send(test, f, 64);
+	KUNIT_EXPECT_EQ_MSG(test, st_segs(f), segs,
+			    "a post with tx_direct_kernel off sent");
+	siw_tx_work(&f->s->tx_work);
+	KUNIT_EXPECT_NE(test, st_segs(f), segs);
+	st_expect_all_sent(test, f);
+
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+				    "Send %d did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.wr_id,
+				ST_SEND_WRID + (i == 1 ? ST_MSG : 64));
+	}
+}
+
 /*
  * With tx_pack, messages the transmit work finds queued go to TCP back to
  * back, each but the last with MSG_MORE: three short Sends leave in one
@@ -1041,6 +1180,7 @@ static void stream_work_shares_segments(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, rx && buf);
 	f->pack_was = siw_tx_pack_swap(true);
 	f->pack_set = true;
+	st_kernel_direct(f, false);
 	/* the kick of each post runs the work that does nothing */
 	for (i = 0; i < 3; i++)
 		st_post_send(test, f, 64);
@@ -1092,6 +1232,7 @@ static void stream_work_pushes_held_segment(struct kunit *test)
 
 	f->pack_was = siw_tx_pack_swap(true);
 	f->pack_set = true;
+	st_kernel_direct(f, false);
 	st_post_read(test, f, 64);
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
 	flush_work(&f->s->tx_work);
@@ -1171,6 +1312,8 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE_PARAM(stream_tx_stage_crc_off, st_copy_gen_params),
 	KUNIT_CASE(stream_tx_stage_ring),
 	KUNIT_CASE(stream_doorbell_sends_message),
+	KUNIT_CASE(stream_poster_context),
+	KUNIT_CASE(stream_kernel_post_sends),
 	KUNIT_CASE(stream_work_shares_segments),
 	KUNIT_CASE(stream_work_pushes_held_segment),
 	{}

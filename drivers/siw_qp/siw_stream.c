@@ -659,7 +659,8 @@ void siw_qp_sq_kick(struct siw_qp *qp)
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
 
-void siw_qp_sq_send(struct siw_qp *qp)
+/* Send from the caller if the stream is idle, else make sure the work runs */
+static void siw_qp_sq_run(struct siw_qp *qp, bool doorbell)
 {
 	struct siw_stream *s;
 	unsigned long flags;
@@ -676,9 +677,22 @@ void siw_qp_sq_send(struct siw_qp *qp)
 	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (s)
-		siw_tx_direct(s);
+		siw_tx_direct(s, doorbell);
+}
+
+void siw_qp_sq_send(struct siw_qp *qp)
+{
+	siw_qp_sq_run(qp, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_qp_sq_send);
+
+void siw_qp_sq_post(struct siw_qp *qp)
+{
+	if (siw_tx_poster_sends())
+		siw_qp_sq_run(qp, false);
+	else
+		siw_qp_sq_kick(qp);
+}
 
 void siw_qp_engine_stop(struct siw_qp *qp)
 {

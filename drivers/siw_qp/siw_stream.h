@@ -331,7 +331,10 @@ unsigned int siw_tx_stage_ring_swap(unsigned int n);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
 #endif
-void siw_tx_direct(struct siw_stream *s);
+bool siw_tx_direct_kernel_swap(bool on);
+bool siw_tx_caller_may_sleep(void);
+bool siw_tx_poster_sends(void);
+void siw_tx_direct(struct siw_stream *s, bool doorbell);
 void siw_tx_release(struct siw_stream *s);
 void siw_tx_flush_term(struct siw_stream *s);
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);

@@ -32,6 +32,7 @@
 #include <linux/bvec.h>
 #include <linux/highmem.h>
 #include <linux/moduleparam.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/uio.h>
 #include <kunit/visibility.h>
@@ -57,6 +58,57 @@ static bool tx_direct = true;
 module_param(tx_direct, bool, 0644);
 MODULE_PARM_DESC(tx_direct,
 		 "A process's doorbell sends the message it starts on an idle QP itself instead of waking the transmit work (default Y)");
+
+static bool tx_direct_kernel = true;
+module_param(tx_direct_kernel, bool, 0644);
+MODULE_PARM_DESC(tx_direct_kernel,
+		 "A kernel consumer's post_send from a context that may sleep sends what it posted to an idle QP itself instead of waking the transmit work (default Y)");
+
+/**
+ * siw_tx_direct_kernel_swap() - turn tx_direct_kernel on or off (KUnit)
+ * @on: the new value
+ *
+ * Returns: the old one.
+ */
+bool siw_tx_direct_kernel_swap(bool on)
+{
+	return xchg(&tx_direct_kernel, on);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_direct_kernel_swap);
+
+/**
+ * siw_tx_caller_may_sleep() - may the caller of a kernel post_send sleep?
+ *
+ * A kernel consumer may post from any context: hard or soft interrupt,
+ * with interrupts off, under its spinlocks, inside an RCU read side (a
+ * block layer queue_rq), or from a thread that holds only sleeping locks.
+ * Only the last may take the stream's mutex and the socket's lock.
+ * preemptible() is false with a spinlock held, preemption, interrupts or
+ * bottom halves off and in interrupt context; with preemptible RCU, a read
+ * side does not show in the preemption count but in rcu_preempt_depth(),
+ * and under PREEMPT_RT a spinlock is a read side too. A kernel built
+ * without CONFIG_PREEMPT_COUNT cannot tell: preemptible() is always false
+ * there, and every post goes to the work.
+ *
+ * Context: any.
+ * Returns: true if the caller may sleep.
+ */
+bool siw_tx_caller_may_sleep(void)
+{
+	return preemptible() && !rcu_preempt_depth();
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_caller_may_sleep);
+
+/**
+ * siw_tx_poster_sends() - should a kernel post_send transmit from its caller?
+ *
+ * Context: any.
+ * Returns: true if tx_direct_kernel is on and the caller may sleep.
+ */
+bool siw_tx_poster_sends(void)
+{
+	return READ_ONCE(tx_direct_kernel) && siw_tx_caller_may_sleep();
+}
 
 static bool tx_pack;
 module_param(tx_pack, bool, 0644);
@@ -1416,22 +1468,28 @@ void siw_tx_work(struct work_struct *w)
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
 
 /**
- * siw_tx_direct() - a process rang its doorbell: send from its thread
+ * siw_tx_direct() - send from the poster's thread
  * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_send()
+ * @doorbell: a process rang its doorbell (else a kernel consumer posted
+ *	from a context that may sleep: siw_tx_poster_sends())
  *
- * If the stream is idle, the next message goes out from this thread, in
+ * If the stream is idle, the poster sends from its own thread, in
  * batches like the work's, without waking the work item: that saves a
  * context switch per message on the latency path and a hand-off in the
- * middle of a message of a few FPDUs. The rest of a message longer than
- * a run's budget, further messages, and everything while a message is
- * under way are left to the work. Releases @s->tx_mutex.
+ * middle of a message of a few FPDUs. A doorbell sends the next message
+ * only (tx_direct); a kernel consumer, which posts chains (an NFS
+ * reply's Writes and Send), what it posted, up to a run's budget. The
+ * rest of a longer run, and everything while a message is under way,
+ * are left to the work. Releases @s->tx_mutex.
  *
- * Context: process (a system call); no lock held but @s->tx_mutex.
+ * Context: process, may sleep; no lock held but @s->tx_mutex.
  */
-void siw_tx_direct(struct siw_stream *s)
+void siw_tx_direct(struct siw_stream *s, bool doorbell)
 {
-	if (READ_ONCE(tx_direct) && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
-		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), true);
+	bool on = doorbell ? READ_ONCE(tx_direct) : true;
+
+	if (on && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
+		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), doorbell);
 	else
 		siw_stream_kick(s);
 	/*
