@@ -9,9 +9,11 @@
  * Who runs where:
  * - transmit runs under @tx_mutex: in the QP's TX work item, or in the
  *   thread of a process that rang its QP's doorbell while the stream
- *   was idle (siw_qp_sq_send()); the transmit fields below are
- *   protected by it; kernel posting, the receive path and the socket's
- *   write-space callback only queue the work;
+ *   was idle (siw_qp_sq_send()), or with tx_direct_kernel of a kernel
+ *   consumer that posted from a context that may sleep
+ *   (siw_qp_sq_post()); the transmit fields below are protected by it;
+ *   other kernel posting, the receive path and the socket's write-space
+ *   callback only queue the work;
  * - receive runs under the socket's lock: from the socket's data-ready
  *   or state-change callback (softirq, bh_lock_sock), or from process
  *   context with lock_sock() (the receive work, attach); the receive

@@ -59,10 +59,14 @@ module_param(tx_direct, bool, 0644);
 MODULE_PARM_DESC(tx_direct,
 		 "A process's doorbell sends the message it starts on an idle QP itself instead of waking the transmit work (default Y)");
 
-static bool tx_direct_kernel = true;
+/*
+ * Off by default: NFS over it measured slower (benchmark.rst, runs of
+ * 2026-11-28, 12:58)
+ */
+static bool tx_direct_kernel;
 module_param(tx_direct_kernel, bool, 0644);
 MODULE_PARM_DESC(tx_direct_kernel,
-		 "A kernel consumer's post_send from a context that may sleep sends what it posted to an idle QP itself instead of waking the transmit work (default Y)");
+		 "A kernel consumer's post_send from a context that may sleep sends what it posted to an idle QP itself instead of waking the transmit work (default N)");
 
 /**
  * siw_tx_direct_kernel_swap() - turn tx_direct_kernel on or off (KUnit)
