@@ -1473,7 +1473,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
 
 /**
  * siw_tx_direct() - send from the poster's thread
- * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_send()
+ * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_run()
  * @doorbell: a process rang its doorbell (else a kernel consumer posted
  *	from a context that may sleep: siw_tx_poster_sends())
  *
