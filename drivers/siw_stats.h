@@ -40,6 +40,8 @@ enum siw_stat {
 					 */
 	SIW_STAT_TX_STAGE_ALLOCS,	/* page allocations for staging */
 	SIW_STAT_RX_WORK_OCTETS,	/* stream octets the receive work read */
+	SIW_STAT_TX_GATHERED,		/* messages a doorbell left waiting */
+	SIW_STAT_TX_GATHER_TIMEOUTS,	/* groups the work sent, not a doorbell */
 	SIW_NUM_STATS,
 };
 

@@ -110,6 +110,9 @@ struct st_fixture {
 	unsigned int ring_was;
 	bool kdirect_set;
 	bool kdirect_was;
+	bool gather_set;
+	unsigned int gather_was;
+	u64 gather_gap_was;
 	struct page *held[2];
 };
 
@@ -250,6 +253,7 @@ static int st_stream(struct kunit *test, struct st_fixture *f)
 	spin_lock_init(&s->lock);
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, st_tx_work_unrun);
+	siw_tx_init(s);
 	siw_engine_tx_init(&s->tx, false, true,
 			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
 	siw_rx_start(s);
@@ -308,6 +312,7 @@ static void st_exit(struct kunit *test)
 	if (f->s && !f->stopped)
 		st_stop(f);
 	if (f->s) {
+		hrtimer_cancel(&f->s->tx_gather_timer);
 		cancel_work_sync(&f->s->tx_work);
 		/* what the transmit side allocated as messages needed */
 		kvfree(f->s->seg);
@@ -321,6 +326,9 @@ static void st_exit(struct kunit *test)
 		siw_tx_stage_ring_swap(f->ring_was);
 	if (f->kdirect_set)
 		siw_tx_direct_kernel_swap(f->kdirect_was);
+	if (f->gather_set)
+		siw_tx_gather_set(f->gather_was, f->gather_gap_was,
+				  &f->gather_gap_was);
 	for (i = 0; i < ARRAY_SIZE(f->held); i++)
 		if (f->held[i])
 			put_page(f->held[i]);
@@ -1247,6 +1255,230 @@ static void stream_work_pushes_held_segment(struct kunit *test)
 }
 
 /*
+ * tx_gather @n, doorbells at most @gap_ns apart count as close, and a
+ * doorbell's own send counts as slow, whatever it measures here
+ */
+static void st_gather(struct st_fixture *f, unsigned int n, u64 gap_ns)
+{
+	u64 gap_was;
+	unsigned int was = siw_tx_gather_set(n, gap_ns, &gap_was);
+
+	f->s->tx_send_ns = 100 * NSEC_PER_SEC;
+
+	if (!f->gather_set) {
+		f->gather_was = was;
+		f->gather_gap_was = gap_was;
+	}
+	f->gather_set = true;
+}
+
+/*
+ * Post a Send of @len octets, ring the doorbell: the segments it sent.
+ * The socket sends at once, as siw's connections do (tcp_nodelay), so
+ * that Nagle's wait for the peer's delayed ACK does not hold a segment.
+ */
+static u32 st_ring(struct kunit *test, struct st_fixture *f, u32 len)
+{
+	u32 segs;
+
+	tcp_sock_set_nodelay(f->ours->sk);
+	st_post_send(test, f, len);
+	segs = st_segs(f);
+	siw_qp_sq_send(f->qp);
+	return st_segs(f) - segs;
+}
+
+/* The peer's end of a stream of Sends, read as it goes */
+struct st_reader {
+	struct eng_peer *p;
+	struct siw_engine_rx rx;
+	u8 buf[4 * PAGE_SIZE];
+	u32 got;
+};
+
+static struct st_reader *st_reader_new(struct kunit *test,
+				       struct st_fixture *f)
+{
+	struct st_reader *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->p = eng_peer_new(test, ST_MSG);
+	eng_peer_reset(r->p, ENG_MAX_DONE);
+	eng_rx_start(&r->rx, r->p, 1, false, f->s->conn.crc);
+	return r;
+}
+
+/*
+ * The peer reads until @n more Sends arrived, each whole and checked, of
+ * @len octets each
+ */
+static void st_peer_sends(struct kunit *test, struct st_fixture *f,
+			  struct st_reader *r, unsigned int n, u32 len)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	unsigned int want = r->p->ndone + n, i;
+
+	KUNIT_ASSERT_LE(test, want, (unsigned int)ENG_MAX_DONE);
+	while (r->p->ndone < want) {
+		if (r->got == sizeof(r->buf))
+			r->got = 0;
+		if (!st_peer_take(f, &r->rx, r->buf, &r->got, sizeof(r->buf),
+				  end))
+			break;
+	}
+	KUNIT_ASSERT_EQ_MSG(test, r->p->ndone, want,
+			    "the peer got %u of %u Sends", r->p->ndone, want);
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(&r->rx));
+	KUNIT_EXPECT_FALSE(test, r->p->bad);
+	for (i = want - n; i < want; i++)
+		KUNIT_EXPECT_EQ(test, r->p->done_len[i], len);
+}
+
+/* @n completions of Sends of @len octets, in order, successful */
+static void st_sends_done(struct kunit *test, struct st_fixture *f,
+			  unsigned int n, u32 len)
+{
+	struct ib_wc wc;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+				    "Send %u did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, ST_SEND_WRID + len);
+	}
+	KUNIT_EXPECT_EQ(test, siw_poll_cq(&f->cq->base, 1, &wc), 0);
+}
+
+/*
+ * A process streams short Sends, one doorbell each, and hears nothing
+ * (siw_tx_gather()): the first tx_gather doorbells send their message
+ * each, then the messages wait until a group of tx_gather is complete
+ * and leave in one segment, every FPDU whole. The peer checks all eight,
+ * all complete in order.
+ */
+static void stream_doorbell_gathers(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct siw_stats __percpu *st = f->sdev->stats;
+	u64 gathered = siw_stats_sum(st, SIW_STAT_TX_GATHERED);
+	int i;
+
+	st_kernel_direct(f, false);
+	/* every doorbell is close to the one before */
+	st_gather(f, 4, 100 * NSEC_PER_SEC);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, st_ring(test, f, 64), 1U,
+				    "doorbell %d of the stream's start", i);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test, st_ring(test, f, 64), 0U,
+				    "message %d of a group left at its doorbell",
+				    i);
+	KUNIT_EXPECT_EQ_MSG(test, st_ring(test, f, 64), 1U,
+			    "a group of four short Sends did not share a segment");
+	st_expect_all_sent(test, f);
+	KUNIT_EXPECT_EQ(test, siw_stats_sum(st, SIW_STAT_TX_GATHERED),
+			gathered + 3);
+	st_peer_sends(test, f, st_reader_new(test, f), 8, 64);
+	st_sends_done(test, f, 8, 64);
+}
+
+/* The work that counts its runs (for the gathering timer) */
+static atomic_t st_work_runs;
+
+static void st_tx_work_count(struct work_struct *w)
+{
+	atomic_inc(&st_work_runs);
+}
+
+/*
+ * A gathered message whose group is not completed by later doorbells
+ * is sent when the timer runs the transmit work.
+ */
+static void stream_gather_timer(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct siw_stats __percpu *st = f->sdev->stats;
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	u64 timeouts = siw_stats_sum(st, SIW_STAT_TX_GATHER_TIMEOUTS);
+	u32 segs;
+	int i;
+
+	st_kernel_direct(f, false);
+	st_gather(f, 4, 100 * NSEC_PER_SEC);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, st_ring(test, f, 64), 1U);
+	/* from here the work only counts: each post kicks it */
+	atomic_set(&st_work_runs, 0);
+	INIT_WORK(&f->s->tx_work, st_tx_work_count);
+	st_post_send(test, f, 64);
+	flush_work(&f->s->tx_work);
+	atomic_set(&st_work_runs, 0);
+	segs = st_segs(f);
+	siw_qp_sq_send(f->qp);
+	KUNIT_EXPECT_EQ_MSG(test, st_segs(f), segs,
+			    "the first message of a group left at its doorbell");
+	while (!atomic_read(&st_work_runs) && time_before(jiffies, end))
+		usleep_range(100, 200);
+	KUNIT_ASSERT_NE_MSG(test, atomic_read(&st_work_runs), 0,
+			    "the gathering timer did not run the work");
+	siw_tx_work(&f->s->tx_work);
+	KUNIT_EXPECT_EQ(test, st_segs(f), segs + 1);
+	st_expect_all_sent(test, f);
+	KUNIT_EXPECT_EQ(test, siw_stats_sum(st, SIW_STAT_TX_GATHER_TIMEOUTS),
+			timeouts + 1);
+	st_peer_sends(test, f, st_reader_new(test, f), 5, 64);
+	st_sends_done(test, f, 5, 64);
+}
+
+/*
+ * What is never gathered: the doorbell after an FPDU was received (a
+ * request and response exchange), a message longer than a gathered one
+ * may be, and doorbells that come far apart. Each of those sends its
+ * message at once.
+ */
+static void stream_gather_exceptions(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct st_reader *r = st_reader_new(test, f);
+	struct ib_wc wc;
+	int i;
+
+	st_kernel_direct(f, false);
+	st_gather(f, 4, 100 * NSEC_PER_SEC);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, st_ring(test, f, 64), 1U);
+	st_sends_done(test, f, 4, 64);
+	st_peer_sends(test, f, r, 4, 64);
+	/* the peer answers: the next doorbell sends */
+	st_post_recv(test, f);
+	st_peer_send(test, f, 64, 9000);
+	st_receive(f);
+	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+			    "the peer's Send was not received");
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ_MSG(test, st_ring(test, f, 64), 1U,
+			    "a doorbell after a receive left its message");
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, st_ring(test, f, 64), 1U);
+	st_sends_done(test, f, 4, 64);
+	st_peer_sends(test, f, r, 4, 64);
+	/* a stream again, but of a message too long to gather */
+	KUNIT_EXPECT_NE_MSG(test, st_ring(test, f, 1024), 0U,
+			    "a message of 1024 octets was gathered");
+	st_sends_done(test, f, 1, 1024);
+	st_peer_sends(test, f, r, 1, 1024);
+	/* doorbells far apart: none waits */
+	st_gather(f, 4, 0);
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ_MSG(test, st_ring(test, f, 64), 1U,
+				    "doorbell %d far from the one before", i);
+	st_expect_all_sent(test, f);
+	st_sends_done(test, f, 6, 64);
+	st_peer_sends(test, f, r, 6, 64);
+}
+
+/*
  * Where the receive work goes (siw_rx_pick_cpu()): never the callback's
  * own CPU, only CPUs of both masks, streams spread by key. Built on the
  * first min(nr_cpu_ids, 4) CPUs, whatever the guest has.
@@ -1316,6 +1548,9 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_kernel_post_sends),
 	KUNIT_CASE(stream_work_shares_segments),
 	KUNIT_CASE(stream_work_pushes_held_segment),
+	KUNIT_CASE(stream_doorbell_gathers),
+	KUNIT_CASE(stream_gather_timer),
+	KUNIT_CASE(stream_gather_exceptions),
 	{}
 };
 

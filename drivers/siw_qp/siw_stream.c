@@ -482,6 +482,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, siw_tx_work);
 	INIT_WORK(&s->rx_work, siw_rx_work);
+	siw_tx_init(s);
 	return s;
 }
 
@@ -504,6 +505,7 @@ static void siw_stream_stop(struct siw_stream *s)
 	 */
 	mutex_lock(&s->tx_mutex);
 	mutex_unlock(&s->tx_mutex);
+	hrtimer_cancel(&s->tx_gather_timer);
 	cancel_work_sync(&s->tx_work);
 	mutex_lock(&s->tx_mutex);
 	/* a Terminate a local error queued still goes before the close */

@@ -30,6 +30,7 @@
 
 #include <linux/bvec.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -175,6 +176,20 @@ enum siw_tx_kind {
  * @tx_more: the message whose last FPDU is being pushed has another
  *	behind it in this run: TCP may hold a part segment for it (MSG_MORE)
  * @tx_corked: the last push was such a one: push before the run ends
+ * @tx_gather_timer: sends the messages doorbells gathered if the rest
+ *	of their group does not come (siw_tx_gather())
+ * @tx_db_ns: local_clock() at the end of the last doorbell
+ * @tx_gap_ns: mean time between doorbells, while they come close
+ * @tx_db_start: local_clock() at the start of this doorbell, or 0
+ * @tx_send_ns: mean time a doorbell's own send took
+ * @tx_alone: doorbells in a row, close together, with no FPDU received
+ *	in between (the receive path resets it)
+ * @tx_held: messages gathered, waiting for the rest of their group
+ * @tx_pack_run: this run sends gathered messages: short ones share
+ *	segments where they fit whole (siw_tx_pack_fits())
+ * @tx_pack_octets: octets pushed with MSG_MORE since the last push
+ *	without, in such a run
+ * @wqe_next: scratch copy of the work request behind @wqe
  * @tx_term_err: the error the Terminate in progress reports
  * @zc_waiting: the oldest work request waits for the peer to acknowledge
  *	@zc_seq; acknowledgments resume
@@ -226,6 +241,16 @@ struct siw_stream {
 	struct work_struct rx_work;
 	bool rx_deferred;
 	struct mutex tx_mutex;	/* see the file comment */
+	struct hrtimer tx_gather_timer;
+	u64 tx_db_ns;
+	u64 tx_gap_ns;
+	u64 tx_db_start;
+	u64 tx_send_ns;
+	u32 tx_alone;
+	u32 tx_held;
+	bool tx_pack_run;
+	u32 tx_pack_octets;
+	struct siw_wqe wqe_next;
 	struct rcu_head rcu;
 
 	spinlock_t lock;	/* see the file comment */
@@ -327,8 +352,10 @@ void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 void siw_stream_closed(struct siw_stream *s, int err);
 
 /* siw_stream_tx.c */
+void siw_tx_init(struct siw_stream *s);
 void siw_tx_work(struct work_struct *w);
 bool siw_tx_pack_swap(bool on);
+unsigned int siw_tx_gather_set(unsigned int n, u64 gap_ns, u64 *old_gap_ns);
 unsigned int siw_tx_stage_ring_swap(unsigned int n);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);

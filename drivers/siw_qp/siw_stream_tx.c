@@ -31,9 +31,11 @@
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
+#include <linux/hrtimer.h>
 #include <linux/moduleparam.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/uio.h>
 #include <kunit/visibility.h>
 #include <net/tcp.h>
@@ -112,6 +114,170 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_caller_may_sleep);
 bool siw_tx_poster_sends(void)
 {
 	return READ_ONCE(tx_direct_kernel) && siw_tx_caller_may_sleep();
+}
+
+static unsigned int tx_gather = 4;
+module_param(tx_gather, uint, 0644);
+MODULE_PARM_DESC(tx_gather,
+		 "A process that rings its doorbell for short messages in a tight loop and receives nothing has them sent this many at a time, packed into shared segments (0 or 1: each sent at its doorbell; default 4)");
+
+/* doorbells further apart than this do not make a stream */
+static u64 siw_tx_gather_gap_ns = 200 * NSEC_PER_USEC;
+/* the longest a message waits for the rest of its group */
+#define SIW_TX_GATHER_WAIT_NS	(400 * NSEC_PER_USEC)
+/* and the least it may, whatever the gaps: the doorbells take time too */
+#define SIW_TX_GATHER_WAIT_MIN_NS	(50 * NSEC_PER_USEC)
+/* a message this short, or shorter, may be gathered */
+#define SIW_TX_GATHER_MAX	512
+/* framing octets an FPDU of a gathered message adds, at most */
+#define SIW_TX_GATHER_FRAMING	64
+
+/**
+ * siw_tx_gather_set() - set tx_gather and the gap between doorbells (KUnit)
+ * @n: the new tx_gather
+ * @gap_ns: the new gap
+ * @old_gap_ns: the old gap
+ *
+ * Returns: the old tx_gather.
+ */
+unsigned int siw_tx_gather_set(unsigned int n, u64 gap_ns, u64 *old_gap_ns)
+{
+	*old_gap_ns = xchg(&siw_tx_gather_gap_ns, gap_ns);
+	return xchg(&tx_gather, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_gather_set);
+
+/* The rest of a group did not come: the work sends what is gathered */
+static enum hrtimer_restart siw_tx_gather_fire(struct hrtimer *t)
+{
+	siw_stream_kick(container_of(t, struct siw_stream, tx_gather_timer));
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * siw_tx_init() - set up the transmit side of a new stream
+ * @s: the stream
+ *
+ * Context: process.
+ */
+void siw_tx_init(struct siw_stream *s)
+{
+	siw_hrtimer_setup(&s->tx_gather_timer, siw_tx_gather_fire,
+			  CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_init);
+
+/* Octets of @w's message, or U32_MAX if it is not a Send or a Write */
+static u32 siw_tx_msg_len(const struct siw_wqe *w)
+{
+	u32 len = 0;
+	int i;
+
+	switch (w->opcode) {
+	case SIW_OP_SEND:
+	case SIW_OP_SEND_WITH_IMM:
+	case SIW_OP_SEND_REMOTE_INV:
+	case SIW_OP_WRITE:
+		break;
+	default:
+		return U32_MAX;
+	}
+	if (w->flags & SIW_WQE_INLINE)
+		return w->inline_len;
+	for (i = 0; i < w->num_sge && i < SIW_DEV_MAX_SGE; i++)
+		len += w->sge[i].length;
+	return len;
+}
+
+/*
+ * siw_tx_gather() - does a doorbell leave its message for a later one?
+ *
+ * A process that posts short messages one doorbell each, faster than
+ * each can be sent, and hears nothing from the peer (perftest's send_bw,
+ * a one-way stream) gets a segment, an skb and a softirq on both ends
+ * per message. Once @n doorbells came in a row, each within the gap of
+ * the one before, with no FPDU received in between (siw_rx_count()
+ * resets the count), and while the process on average comes back sooner
+ * than a doorbell's own send takes, the next short messages are
+ * gathered: a doorbell that finds fewer than @n waiting sends nothing,
+ * the @n-th sends them all in shared segments (siw_tx_pack_fits()). The
+ * gap is the time from the end of one doorbell to the start of the next:
+ * how long the process was away. A timer has the work send what waits
+ * after twice the time @n doorbells should take, at least
+ * SIW_TX_GATHER_WAIT_MIN_NS and at most SIW_TX_GATHER_WAIT_NS. With
+ * rdma-core's provider, which rings no doorbell while the entry before
+ * its new ones is still valid, it is the timer that sends a group, and
+ * with it all the process posted meanwhile. A request and response
+ * exchange never gathers: each doorbell follows an FPDU received.
+ *
+ * Context: a doorbell, @s->tx_mutex held, the stream idle.
+ * Returns: true if the message waits.
+ */
+static bool siw_tx_gather(struct siw_stream *s)
+{
+	unsigned int n = READ_ONCE(tx_gather);
+	u64 gap_max = READ_ONCE(siw_tx_gather_gap_ns);
+	u64 gap;
+
+	if (n < 2)
+		return false;
+	s->tx_db_start = local_clock();
+	gap = s->tx_db_start - s->tx_db_ns;
+	if (gap > gap_max) {
+		/* the first of a new row */
+		WRITE_ONCE(s->tx_alone, 1);
+		s->tx_gap_ns = gap_max;
+		return false;
+	}
+	/* the mean gap between doorbells, 1/8 of a new one each */
+	s->tx_gap_ns = s->tx_gap_ns - (s->tx_gap_ns >> 3) + (gap >> 3);
+	if (READ_ONCE(s->tx_alone) < n) {
+		WRITE_ONCE(s->tx_alone, s->tx_alone + 1);
+		return false;
+	}
+	/* a process that is away longer than a send takes is not held up */
+	if (s->tx_gap_ns >= s->tx_send_ns)
+		return false;
+	if (siw_sq_peek(s->qp, s->sq_next - s->sq_head, &s->wqe) ||
+	    siw_tx_msg_len(&s->wqe) > SIW_TX_GATHER_MAX)
+		return false;
+	if (++s->tx_held >= n) {
+		s->tx_held = 0;
+		s->tx_pack_run = true;
+		return false;
+	}
+	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_GATHERED, 1);
+	if (s->tx_held == 1)
+		hrtimer_start(&s->tx_gather_timer,
+			      ns_to_ktime(clamp_t(u64, 2 * n * s->tx_gap_ns,
+						  SIW_TX_GATHER_WAIT_MIN_NS,
+						  SIW_TX_GATHER_WAIT_NS)),
+			      HRTIMER_MODE_REL);
+	return true;
+}
+
+/*
+ * In a run that packs gathered messages: may the message whose last FPDU
+ * is pushed now share its segment with the next one? Only if that is a
+ * short Send or Write too and both fit in what is left of the segment,
+ * so that every FPDU lies whole in one segment (RFC 5044 section 8). The
+ * socket is held.
+ */
+static bool siw_tx_pack_fits(struct siw_stream *s)
+{
+	struct siw_wqe *next = &s->wqe_next;
+	u32 len, mss;
+
+	if (READ_ONCE(s->irq_get) != READ_ONCE(s->irq_put) ||
+	    siw_sq_peek(s->qp, s->sq_next - s->sq_head, next))
+		return false;
+	len = siw_tx_msg_len(next);
+	if (len > SIW_TX_GATHER_MAX)
+		return false;
+	mss = READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
+	len += s->tx_pack_octets + s->txd.wire_len - s->tx_off +
+	       SIW_TX_GATHER_FRAMING;
+	return len <= mss;
 }
 
 static bool tx_pack;
@@ -1341,8 +1507,15 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 			break;
 		if (s->tx_fpdu) {
 			siw_tx_sk_hold(s, &held);
-			s->tx_more = READ_ONCE(tx_pack) && !one_msg && budget &&
-				     s->txd.last && siw_tx_next_ready(s);
+			if (s->tx_pack_run)
+				s->tx_more = budget && s->txd.last &&
+					     siw_tx_pack_fits(s);
+			else
+				s->tx_more = READ_ONCE(tx_pack) && !one_msg &&
+					     budget && s->txd.last &&
+					     siw_tx_next_ready(s);
+			s->tx_pack_octets = s->tx_more ? s->tx_pack_octets +
+					    s->txd.wire_len - s->tx_off : 0;
 			rv = siw_tx_push(s);
 			s->tx_corked = s->tx_more && !rv;
 			s->tx_more = false;
@@ -1412,6 +1585,8 @@ static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
 		       bool one_msg)
 {
 	siw_tx_run_steps(s, budget, batch, one_msg);
+	s->tx_pack_run = false;
+	s->tx_pack_octets = 0;
 	if (s->tx_corked)
 		siw_tx_uncork(s);
 }
@@ -1466,6 +1641,12 @@ void siw_tx_work(struct work_struct *w)
 	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
 
 	mutex_lock(&s->tx_mutex);
+	/* messages a doorbell gathered go as the doorbell would send them */
+	s->tx_pack_run = s->tx_held > 0;
+	if (s->tx_held)
+		siw_stats_add(s->qp->qdev->stats,
+			      SIW_STAT_TX_GATHER_TIMEOUTS, 1);
+	s->tx_held = 0;
 	siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), false);
 	mutex_unlock(&s->tx_mutex);
 }
@@ -1491,11 +1672,29 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
 void siw_tx_direct(struct siw_stream *s, bool doorbell)
 {
 	bool on = doorbell ? READ_ONCE(tx_direct) : true;
+	bool one = doorbell;
 
+	if (on && doorbell && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE &&
+	    !siw_stream_stopped(s)) {
+		if (siw_tx_gather(s))
+			goto out;
+		/* the doorbell that completes a group sends all of it */
+		one = !s->tx_pack_run;
+	}
 	if (on && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
-		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), doorbell);
+		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), one);
 	else
 		siw_stream_kick(s);
+	/* the mean time a doorbell's own send takes, 1/8 of a new one each */
+	if (doorbell && s->tx_db_start) {
+		s->tx_send_ns = s->tx_send_ns - (s->tx_send_ns >> 3) +
+				((local_clock() - s->tx_db_start) >> 3);
+		s->tx_db_start = 0;
+	}
+out:
+	/* the gap to the next doorbell is the time the process was away */
+	if (doorbell)
+		s->tx_db_ns = local_clock();
 	/*
 	 * mutex_unlock() may still touch the mutex after the detach that
 	 * waits for it took it; the stream is freed only after a grace

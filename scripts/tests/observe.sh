@@ -34,12 +34,14 @@ PING_SIZE=4096
 # zcopy_mss_min=0, so that it goes by page reference at MTU 1500 too
 BW_SIZE=65536
 BW_ITERS=200
+# 64-octet Sends for tx_gather
+SMALL_ITERS=5000
 
 COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
 	rx_marker_errors term_tx_rdmap term_tx_ddp term_tx_llp term_rx_rdmap
 	term_rx_ddp term_rx_llp mpa_reject_tx mpa_reject_rx conn_setups
 	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets tx_staged_octets
-	tx_stage_allocs rx_work_octets"
+	tx_stage_allocs rx_work_octets tx_gathered tx_gather_timeouts"
 
 keep() { t_keep observe "$@"; }
 
@@ -185,15 +187,15 @@ rping_observed() {
 # perf TOOL PORT: BW_ITERS messages of BW_SIZE from siw_b to siw_a;
 # with traffic-cmsync.c preloaded (see traffic.sh) when it built
 perf() {
-	local tool=$1 port=$2 opts=(-R -F -n "$BW_ITERS" -s "$BW_SIZE" -p "$2")
-	local pre
+	local tool=$1 port=$2 size=${3:-$BW_SIZE} iters=${4:-$BW_ITERS}
+	local opts=(-R -F -n "$iters" -s "$size" -p "$port") pre
 
 	cmsync_pre
 	srv_start "$work/$tool.srv" "$port" "${pre[@]}" "$tool" -d siw_a \
 		"${opts[@]}" || return 1
 	ns timeout -k 5 "$CLI_LIMIT" "${pre[@]}" "$tool" -d siw_b "${opts[@]}" \
 		"$SIW_IP_A" > "$work/$tool.cli" 2>&1 && srv_reap &&
-		awk -v s="$BW_SIZE" -v n="$BW_ITERS" '$1 == s && $2 == n' \
+		awk -v s="$size" -v n="$iters" '$1 == s && $2 == n' \
 			"$work/$tool.cli" | grep -q . && return 0
 	srv_reap 0
 	keep "$tool"
@@ -394,6 +396,24 @@ check "siw_a received the Writes" grew siw_a rx_octets "$((BW_ITERS * BW_SIZE))"
 check "siw_a rx_work_octets: none read by the receive work" \
 	same siw_a rx_work_octets
 check "rx_poll_us back to 400" sh -c "echo 400 > $rxpoll"
+
+# tx_gather (default 4): 64-octet Sends, one doorbell each, nothing
+# coming back: messages wait for the rest of their group and share a
+# segment with it. With tx_gather=0 none waits, so the counter counts
+# gathering, not the traffic
+gather=/sys/module/siw/parameters/tx_gather
+check "siw_b counters before 64 B Sends" stats siw_b "$work/siw_b.0"
+check "ib_send_bw -R $SMALL_ITERS x 64 B, siw_b to siw_a" \
+	perf ib_send_bw 18703 64 "$SMALL_ITERS"
+check "siw_b counters after them" stats siw_b "$work/siw_b.1"
+check "siw_b gathered short Sends of the stream" grew siw_b tx_gathered 1
+check "tx_gather=0 (every Send at its doorbell)" sh -c "echo 0 > $gather"
+check "siw_b counters before it" stats siw_b "$work/siw_b.0"
+check "ib_send_bw -R $SMALL_ITERS x 64 B with tx_gather=0" \
+	perf ib_send_bw 18704 64 "$SMALL_ITERS"
+check "siw_b counters after it" stats siw_b "$work/siw_b.1"
+check "siw_b tx_gathered: none with tx_gather=0" same siw_b tx_gathered
+check "tx_gather back to 4" sh -c "echo 4 > $gather"
 
 check "trace events/siw enabled" tracing_on
 check "siw_a counters before the bad CRC" stats siw_a "$work/siw_a.0"
