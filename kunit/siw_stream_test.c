@@ -85,6 +85,9 @@
  * @ring_was: tx_stage_ring before that, put back at the end
  * @kdirect_set: the test set tx_direct_kernel (siw_tx_direct_kernel_swap())
  * @kdirect_was: tx_direct_kernel before that, put back at the end
+ * @gather_set: the test set tx_gather (siw_tx_gather_set())
+ * @gather_was: tx_gather before that, put back at the end
+ * @gather_gap_was: the gap between close doorbells before that, likewise
  * @held: stage pages the test holds a reference on, as TCP would
  */
 struct st_fixture {

@@ -224,15 +224,14 @@ static bool siw_tx_gather(struct siw_stream *s)
 	s->tx_db_start = local_clock();
 	gap = s->tx_db_start - s->tx_db_ns;
 	if (gap > gap_max) {
-		/* the first of a new row */
+		/* the first of a new row; the mean is of close gaps only */
 		WRITE_ONCE(s->tx_alone, 1);
-		s->tx_gap_ns = gap_max;
 		return false;
 	}
 	/* the mean gap between doorbells, 1/8 of a new one each */
 	s->tx_gap_ns = s->tx_gap_ns - (s->tx_gap_ns >> 3) + (gap >> 3);
 	if (READ_ONCE(s->tx_alone) < n) {
-		WRITE_ONCE(s->tx_alone, s->tx_alone + 1);
+		WRITE_ONCE(s->tx_alone, READ_ONCE(s->tx_alone) + 1);
 		return false;
 	}
 	/* a process that is away longer than a send takes is not held up */
@@ -1681,20 +1680,21 @@ void siw_tx_direct(struct siw_stream *s, bool doorbell)
 		/* the doorbell that completes a group sends all of it */
 		one = !s->tx_pack_run;
 	}
-	if (on && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE)
+	if (on && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE) {
 		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), one);
-	else
+		/* the mean time a doorbell's own send takes, 1/8 a new one */
+		if (doorbell && s->tx_db_start)
+			s->tx_send_ns = s->tx_send_ns - (s->tx_send_ns >> 3) +
+					((local_clock() - s->tx_db_start) >> 3);
+	} else {
 		siw_stream_kick(s);
-	/* the mean time a doorbell's own send takes, 1/8 of a new one each */
-	if (doorbell && s->tx_db_start) {
-		s->tx_send_ns = s->tx_send_ns - (s->tx_send_ns >> 3) +
-				((local_clock() - s->tx_db_start) >> 3);
-		s->tx_db_start = 0;
 	}
 out:
 	/* the gap to the next doorbell is the time the process was away */
-	if (doorbell)
+	if (doorbell) {
+		s->tx_db_start = 0;
 		s->tx_db_ns = local_clock();
+	}
 	/*
 	 * mutex_unlock() may still touch the mutex after the detach that
 	 * waits for it took it; the stream is freed only after a grace
