@@ -142,7 +142,9 @@ static u64 siw_tx_gather_gap_ns = 200 * NSEC_PER_USEC;
  */
 unsigned int siw_tx_gather_set(unsigned int n, u64 gap_ns, u64 *old_gap_ns)
 {
-	*old_gap_ns = xchg(&siw_tx_gather_gap_ns, gap_ns);
+	/* not xchg(): a 32-bit kernel has none of 64 bits */
+	*old_gap_ns = READ_ONCE(siw_tx_gather_gap_ns);
+	WRITE_ONCE(siw_tx_gather_gap_ns, gap_ns);
 	return xchg(&tx_gather, n);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_gather_set);
