@@ -1666,32 +1666,27 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
  * only (tx_direct); a kernel consumer, which posts chains (an NFS
  * reply's Writes and Send), what it posted, up to a run's budget. The
  * rest of a longer run, and everything while a message is under way,
- * are left to the work. Releases @s->tx_mutex.
+ * are left to the work. A doorbell of a process that streams short
+ * messages may leave its message for the rest of its group instead
+ * (siw_tx_gather()). Releases @s->tx_mutex.
  *
  * Context: process, may sleep; no lock held but @s->tx_mutex.
  */
 void siw_tx_direct(struct siw_stream *s, bool doorbell)
 {
 	bool on = doorbell ? READ_ONCE(tx_direct) : true;
-	bool one = doorbell;
 
-	if (on && doorbell && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE &&
-	    !siw_stream_stopped(s)) {
-		if (siw_tx_gather(s))
-			goto out;
+	if (!on || s->tx_fpdu || s->tx_kind != SIW_TX_IDLE) {
+		siw_stream_kick(s);
+	} else if (!doorbell || siw_stream_stopped(s) || !siw_tx_gather(s)) {
 		/* the doorbell that completes a group sends all of it */
-		one = !s->tx_pack_run;
-	}
-	if (on && !s->tx_fpdu && s->tx_kind == SIW_TX_IDLE) {
-		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), one);
+		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(),
+			   doorbell && !s->tx_pack_run);
 		/* the mean time a doorbell's own send takes, 1/8 a new one */
-		if (doorbell && s->tx_db_start)
+		if (s->tx_db_start)
 			s->tx_send_ns = s->tx_send_ns - (s->tx_send_ns >> 3) +
 					((local_clock() - s->tx_db_start) >> 3);
-	} else {
-		siw_stream_kick(s);
 	}
-out:
 	/* the gap to the next doorbell is the time the process was away */
 	if (doorbell) {
 		s->tx_db_start = 0;
