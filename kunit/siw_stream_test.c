@@ -1528,6 +1528,145 @@ static void stream_rx_pick_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 0, 3), nr_cpu_ids);
 }
 
+/*
+ * A one-way stream of segments (siw_rx_stream_note()): from the n-th
+ * data-ready callback in a row, each close to the one before, the
+ * receive work takes over; a far one starts the count again, and so does
+ * a message the stream sends (a Send rung at its doorbell). With n below
+ * 2 it never does.
+ */
+static void stream_rx_stream_note(struct kunit *test)
+{
+	const u64 close = 100 * NSEC_PER_USEC, far = 5 * NSEC_PER_MSEC;
+	struct st_fixture *f = test->priv;
+	struct siw_stream *s = f->s;
+	u64 t = 10ULL * NSEC_PER_SEC;
+	int i;
+
+	for (i = 1; i <= 6; i++) {
+		t += close;
+		KUNIT_EXPECT_EQ_MSG(test, siw_rx_stream_note(s, t, 4), i >= 4,
+				    "callback %d of a stream", i);
+	}
+	t += far;
+	KUNIT_EXPECT_FALSE_MSG(test, siw_rx_stream_note(s, t, 4),
+			       "a callback after a pause");
+	for (i = 2; i <= 4; i++) {
+		t += close;
+		KUNIT_EXPECT_EQ_MSG(test, siw_rx_stream_note(s, t, 4), i == 4,
+				    "callback %d after the pause", i);
+	}
+
+	/* the stream sends a message: what comes next is an answer */
+	st_kernel_direct(f, false);
+	KUNIT_EXPECT_EQ(test, st_ring(test, f, 64), 1U);
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(s->rx_alone), 0U,
+			    "a sent message did not reset the count");
+	for (i = 1; i <= 4; i++) {
+		t += close;
+		KUNIT_EXPECT_EQ_MSG(test, siw_rx_stream_note(s, t, 4), i == 4,
+				    "callback %d after a sent message", i);
+	}
+	st_peer_sends(test, f, st_reader_new(test, f), 1, 64);
+	st_sends_done(test, f, 1, 64);
+
+	/* rx_stream 0 or 1: off */
+	for (i = 1; i <= 6; i++) {
+		t += close;
+		KUNIT_EXPECT_FALSE(test, siw_rx_stream_note(s, t, 1));
+		KUNIT_EXPECT_FALSE(test, siw_rx_stream_note(s, t, 0));
+	}
+}
+
+/* Entries of the send ring in stream_sq_complete_batch (a power of 2) */
+#define ST_RETIRE_RING	32
+#define ST_RETIRE_N	20
+
+/* Write send ring entry @i as siw_post_send() does, signalled or not */
+static void st_sq_entry(struct siw_qp *qp, u32 i, bool signalled)
+{
+	struct siw_wqe *e = (struct siw_wqe *)qp->sq.ring + (i & (qp->sq.size - 1));
+
+	memset(e, 0, sizeof(*e));
+	e->id = ST_SEND_WRID + i;
+	e->opcode = SIW_OP_SEND;
+	/* as the poster's release: the contents before the VALID flag */
+	smp_store_release(&e->flags, SIW_WQE_VALID |
+			  (signalled ? SIW_WQE_SIGNALLED : 0));
+}
+
+/* The next completion is entry @i's, with @status and @bytes */
+static void st_expect_wc(struct kunit *test, struct st_fixture *f, u32 i,
+			 enum ib_wc_status status, u32 bytes)
+{
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+			    "no completion for entry %u", i);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, ST_SEND_WRID + i);
+	KUNIT_EXPECT_EQ(test, wc.status, status);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, bytes);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
+}
+
+/*
+ * siw_sq_complete() retires many work requests at once (what
+ * siw_tx_retire() hands it): each with its own status and length, in
+ * order, only the signalled and the failed ones on the CQ, every entry
+ * handed back; it stops at an entry not posted, and in ERROR it leaves
+ * the ring to the flush.
+ */
+static void stream_sq_complete_batch(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct siw_sq_done done[ST_RETIRE_N];
+	struct siw_qp *qp = f->qp;
+	struct ib_wc wc;
+	u32 i;
+
+	/* a larger ring of the consumer's; no doorbell rings in this case */
+	qp->sq.ring = kunit_kcalloc(test, ST_RETIRE_RING,
+				    sizeof(struct siw_wqe), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp->sq.ring);
+	qp->sq.size = ST_RETIRE_RING;
+	for (i = 0; i < ST_RETIRE_N; i++) {
+		st_sq_entry(qp, i, i % 5 == 4);
+		done[i].status = i == 7 ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+		done[i].bytes = 100 + i;
+	}
+	siw_sq_complete(qp, done, ST_RETIRE_N);
+	KUNIT_EXPECT_EQ(test, qp->sq.get, (u32)ST_RETIRE_N);
+	for (i = 0; i < ST_RETIRE_N; i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    ((struct siw_wqe *)qp->sq.ring)[i].flags, 0,
+				    "entry %u was not handed back", i);
+	st_expect_wc(test, f, 4, IB_WC_SUCCESS, 104);
+	st_expect_wc(test, f, 7, IB_WC_LOC_PROT_ERR, 107);
+	st_expect_wc(test, f, 9, IB_WC_SUCCESS, 109);
+	st_expect_wc(test, f, 14, IB_WC_SUCCESS, 114);
+	st_expect_wc(test, f, 19, IB_WC_SUCCESS, 119);
+	KUNIT_EXPECT_EQ(test, siw_poll_cq(&f->cq->base, 1, &wc), 0);
+
+	/* two posted, four asked for: the two retire */
+	st_sq_entry(qp, ST_RETIRE_N, false);
+	st_sq_entry(qp, ST_RETIRE_N + 1, true);
+	siw_sq_complete(qp, done, 4);
+	KUNIT_EXPECT_EQ(test, qp->sq.get, (u32)ST_RETIRE_N + 2);
+	st_expect_wc(test, f, ST_RETIRE_N + 1, IB_WC_SUCCESS, 101);
+	KUNIT_EXPECT_EQ(test, siw_poll_cq(&f->cq->base, 1, &wc), 0);
+
+	/* in ERROR the entry stays, for the flush */
+	st_sq_entry(qp, ST_RETIRE_N + 2, true);
+	WRITE_ONCE(qp->state, SIW_QP_ERROR);
+	siw_sq_complete(qp, done, 1);
+	KUNIT_EXPECT_EQ(test, qp->sq.get, (u32)ST_RETIRE_N + 2);
+	KUNIT_EXPECT_TRUE(test, siw_sq_posted(qp, 0));
+	KUNIT_EXPECT_EQ(test, siw_poll_cq(&f->cq->base, 1, &wc), 0);
+	WRITE_ONCE(qp->state, SIW_QP_RTS);
+	siw_sq_complete(qp, done, 1);
+	st_expect_wc(test, f, ST_RETIRE_N + 2, IB_WC_SUCCESS, 100);
+}
+
 static struct kunit_case siw_stream_rx_cpu_cases[] = {
 	KUNIT_CASE(stream_rx_pick_cpu),
 	{}
@@ -1554,6 +1693,8 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_doorbell_gathers),
 	KUNIT_CASE(stream_gather_timer),
 	KUNIT_CASE(stream_gather_exceptions),
+	KUNIT_CASE(stream_sq_complete_batch),
+	KUNIT_CASE(stream_rx_stream_note),
 	{}
 };
 

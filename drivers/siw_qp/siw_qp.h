@@ -212,6 +212,16 @@ bool siw_qp_set_state(struct siw_qp *qp, enum siw_qp_state from,
 		      enum siw_qp_state to);
 void siw_qp_enter_locked(struct siw_qp *qp, enum siw_qp_state to);
 
+/**
+ * struct siw_sq_done - how a send work request ended, for siw_sq_complete()
+ * @bytes: octets it moved
+ * @status: its completion status (enum ib_wc_status)
+ */
+struct siw_sq_done {
+	u32 bytes;
+	u8 status;
+};
+
 /* siw_qp_post.c: posting, flushing and what the engines consume */
 int siw_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
@@ -221,7 +231,8 @@ void siw_qp_flush(struct siw_qp *qp);
 void siw_qp_discard(struct siw_qp *qp);
 int siw_sq_peek(struct siw_qp *qp, u32 n, struct siw_wqe *wqe);
 bool siw_sq_posted(struct siw_qp *qp, u32 n);
-void siw_sq_complete(struct siw_qp *qp, enum ib_wc_status status, u32 bytes);
+void siw_sq_complete(struct siw_qp *qp, const struct siw_sq_done *done,
+		     unsigned int n);
 int siw_rq_take(struct siw_qp *qp, struct siw_wqe *wqe);
 void siw_rq_complete(struct siw_qp *qp, const struct siw_wqe *wqe,
 		     enum ib_wc_status status, u32 bytes, u32 inval_stag,

@@ -398,38 +398,45 @@ bool siw_sq_posted(struct siw_qp *qp, u32 n)
 	       siw_wq_posted(siw_wq_entry(&qp->sq, siw_wq_stride(qp, true),
 					  READ_ONCE(qp->sq.get) + n));
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_sq_posted);
 
 /**
- * siw_sq_complete() - retire the oldest send work request
+ * siw_sq_complete() - retire the oldest send work requests
  * @qp: the QP
- * @status: its outcome
- * @bytes: octets sent (read: received)
+ * @done: how each ended, oldest first
+ * @n: how many
  *
- * Completes it on the send CQ if it was signalled or failed, and hands
- * its entry back to the consumer. Does nothing in ERROR or IDLE: the
- * flush (or the reset) retires every entry then.
+ * Completes each on the send CQ if it was signalled or failed, and hands
+ * its entry back to the consumer; one hold of the send queue's lock for
+ * all @n, and the CQ's handler called once. Does nothing in ERROR or
+ * IDLE: the flush (or the reset) retires every entry then.
  *
  * Context: any; no QP lock held.
  */
-void siw_sq_complete(struct siw_qp *qp, enum ib_wc_status status, u32 bytes)
+void siw_sq_complete(struct siw_qp *qp, const struct siw_sq_done *done,
+		     unsigned int n)
 {
-	struct siw_cqe_src src = {
-		.qp = &qp->base,
-		.status = status,
-		.bytes = bytes,
-	};
+	struct siw_cqe_src src = { .qp = &qp->base };
+	size_t stride = siw_wq_stride(qp, true);
 	struct siw_wq_head *e;
 	unsigned long flags;
 	bool report, signal = false;
+	unsigned int i;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	e = siw_wq_entry(&qp->sq, siw_wq_stride(qp, true), qp->sq.get);
 	/*
 	 * In ERROR (or after RESET) the flush owns the ring: it ran, or it
-	 * waits for sq_lock and reports the entry itself.
+	 * waits for sq_lock and reports the entries itself.
 	 */
-	if (siw_wq_posted(e) && siw_qp_sq_owned(READ_ONCE(qp->state))) {
-		report = status != IB_WC_SUCCESS || qp->sig_all ||
+	if (!siw_qp_sq_owned(READ_ONCE(qp->state)))
+		n = 0;
+	for (i = 0; i < n; i++) {
+		e = siw_wq_entry(&qp->sq, stride, qp->sq.get);
+		if (!siw_wq_posted(e))
+			break;
+		src.status = done[i].status;
+		src.bytes = done[i].bytes;
+		report = src.status != IB_WC_SUCCESS || qp->sig_all ||
 			 (READ_ONCE(e->flags) & SIW_WQE_SIGNALLED);
 		src.id = READ_ONCE(e->id);
 		src.opcode = siw_wqe_flush_opcode(READ_ONCE(e->opcode));
@@ -441,12 +448,13 @@ void siw_sq_complete(struct siw_qp *qp, enum ib_wc_status status, u32 bytes)
 		siw_wq_release(e);
 		qp->sq.get++;
 		if (report)
-			signal = siw_cq_post(qp->scq, &src) > 0;
+			signal |= siw_cq_post(qp->scq, &src) > 0;
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (signal)
 		siw_cq_signal(qp->scq);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_sq_complete);
 
 /**
  * siw_wq_take() - take the oldest posted entry of a receive ring

@@ -65,6 +65,13 @@ struct siw_mr;
 #define SIW_TX_STAGE_ORDER	3
 #define SIW_TX_STAGE_RING	8
 
+/*
+ * Octets an FPDU, on average over a read, up to which the peer counts as
+ * sending short messages: a one-way stream of them is received by the
+ * receive work (rx_stream; siw_rx_stream_note())
+ */
+#define SIW_RX_STREAM_FPDU	512
+
 /**
  * struct siw_orq_entry - one outbound Read Request awaiting its response
  * @sink_stag: the local STag the response must target
@@ -137,6 +144,11 @@ enum siw_tx_kind {
  * @rx_work: the receive work item (module parameter rx_poll_us)
  * @rx_deferred: the receive work owns reception: the data-ready callback
  *	leaves the socket to it
+ * @rx_last_ns: local_clock() at the last data-ready callback
+ * @rx_alone: data-ready callbacks in a row, close together, with no
+ *	message sent in between (siw_rx_stream_note())
+ * @rx_short: the last read that completed FPDUs took at most
+ *	SIW_RX_STREAM_FPDU octets an FPDU: the peer sends short messages
  * @tx_mutex: held by whoever transmits (see the file comment)
  * @rcu: the stream is freed after a grace period (siw_tx_direct())
  * @lock: see the file comment
@@ -240,6 +252,9 @@ struct siw_stream {
 	struct work_struct tx_work;
 	struct work_struct rx_work;
 	bool rx_deferred;
+	u64 rx_last_ns;
+	u32 rx_alone;
+	bool rx_short;
 	struct mutex tx_mutex;	/* see the file comment */
 	struct hrtimer tx_gather_timer;
 	u64 tx_db_ns;
@@ -350,6 +365,7 @@ void siw_stream_kick(struct siw_stream *s);
 void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		     const struct siw_rdmap_term_info *ti);
 void siw_stream_closed(struct siw_stream *s, int err);
+bool siw_rx_stream_note(struct siw_stream *s, u64 now, unsigned int n);
 
 /* siw_stream_tx.c */
 void siw_tx_init(struct siw_stream *s);
@@ -375,5 +391,11 @@ void siw_rx_read_sock(struct siw_stream *s);
 unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
 			     unsigned int here, u32 key);
 void siw_rx_release(struct siw_stream *s);
+
+/* The stream sent a message: what it receives now is not a one-way stream */
+static inline void siw_rx_stream_sent(struct siw_stream *s)
+{
+	WRITE_ONCE(s->rx_alone, 0);
+}
 
 #endif /* SIW_STREAM_H */

@@ -375,6 +375,7 @@ static void siw_rx_count(struct siw_stream *s, u32 fpdus, unsigned int used)
 	if (fpdus) {
 		siw_stats_add(st, SIW_STAT_RX_FPDUS, fpdus);
 		WRITE_ONCE(s->tx_alone, 0);
+		WRITE_ONCE(s->rx_short, used <= fpdus * SIW_RX_STREAM_FPDU);
 	}
 }
 

@@ -56,6 +56,12 @@
  */
 #define SIW_TX_HOLD_FPDUS	16
 
+/*
+ * Work requests retired under one hold of the send queue's lock (and
+ * their records on the stack: 8 octets each)
+ */
+#define SIW_TX_RETIRE_BATCH	16
+
 static bool tx_direct = true;
 module_param(tx_direct, bool, 0644);
 MODULE_PARM_DESC(tx_direct,
@@ -564,17 +570,21 @@ static bool siw_tx_zc_wait(struct siw_stream *s, u32 seq)
 }
 
 /*
- * Complete, in order, every work request at the head that is done. No
- * lock: a record the receive path finishes (siw_stream_read_done()) is
- * read only once its done flag is seen, and the receive path does not
- * touch it again; every other record is the transmit side's own.
+ * Complete, in order, every work request at the head that is done, up to
+ * SIW_TX_RETIRE_BATCH of them under one hold of the send queue's lock.
+ * No lock here: a record the receive path finishes
+ * (siw_stream_read_done()) is read only once its done flag is seen, and
+ * the receive path does not touch it again; every other record is the
+ * transmit side's own.
  */
 static bool siw_tx_retire(struct siw_stream *s)
 {
+	struct siw_sq_done done[SIW_TX_RETIRE_BATCH];
 	struct siw_qp *qp = s->qp;
 	struct siw_sq_rec *rec;
 	struct siw_sq_rec r;
 	bool failed = false;
+	unsigned int n = 0;
 
 	for (;;) {
 		/* only the transmit side moves either */
@@ -600,9 +610,16 @@ static bool siw_tx_retire(struct siw_stream *s)
 		    siw_mem_invalidate(qp->qdev->mem, qp->base.pd, r.inval_stag,
 				       false))
 			r.status = IB_WC_LOC_PROT_ERR;
-		siw_sq_complete(qp, r.status, r.bytes);
+		done[n].status = r.status;
+		done[n].bytes = r.bytes;
+		if (++n == ARRAY_SIZE(done)) {
+			siw_sq_complete(qp, done, n);
+			n = 0;
+		}
 		failed |= r.status != IB_WC_SUCCESS;
 	}
+	if (n)
+		siw_sq_complete(qp, done, n);
 	return failed;
 }
 
@@ -1089,6 +1106,7 @@ static void siw_tx_msg_sent(struct siw_stream *s)
 	s->tx_kind = SIW_TX_IDLE;
 	s->tx_zc = false;
 	s->tx_zc_used = false;
+	siw_rx_stream_sent(s);
 }
 
 static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,

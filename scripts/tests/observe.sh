@@ -34,14 +34,17 @@ PING_SIZE=4096
 # zcopy_mss_min=0, so that it goes by page reference at MTU 1500 too
 BW_SIZE=65536
 BW_ITERS=200
-# 64-octet Sends for tx_gather
+# 64-octet Sends for tx_gather and rx_stream
 SMALL_ITERS=5000
+# round trips of ib_send_lat: a ping-pong is never a one-way stream
+LAT_ITERS=1000
 
 COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
 	rx_marker_errors term_tx_rdmap term_tx_ddp term_tx_llp term_rx_rdmap
 	term_rx_ddp term_rx_llp mpa_reject_tx mpa_reject_rx conn_setups
 	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets tx_staged_octets
-	tx_stage_allocs rx_work_octets tx_gathered tx_gather_timeouts"
+	tx_stage_allocs rx_work_octets tx_gathered tx_gather_timeouts
+	rx_stream_deferred"
 
 keep() { t_keep observe "$@"; }
 
@@ -403,10 +406,16 @@ check "rx_poll_us back to 400" sh -c "echo 400 > $rxpoll"
 # gathering, not the traffic
 gather=/sys/module/siw/parameters/tx_gather
 check "siw_b counters before 64 B Sends" stats siw_b "$work/siw_b.0"
+check "siw_a counters before 64 B Sends" stats siw_a "$work/siw_a.0"
 check "ib_send_bw -R $SMALL_ITERS x 64 B, siw_b to siw_a" \
 	perf ib_send_bw 18703 64 "$SMALL_ITERS"
 check "siw_b counters after them" stats siw_b "$work/siw_b.1"
+check "siw_a counters after them" stats siw_a "$work/siw_a.1"
 check "siw_b gathered short Sends of the stream" grew siw_b tx_gathered 1
+# rx_stream (default 4): siw_a, which sends nothing back, hands the
+# stream to its receive work on the other vCPU
+check "siw_a received the one-way stream in its receive work" \
+	grew siw_a rx_stream_deferred 1
 check "tx_gather=0 (every Send at its doorbell)" sh -c "echo 0 > $gather"
 check "siw_b counters before it" stats siw_b "$work/siw_b.0"
 check "ib_send_bw -R $SMALL_ITERS x 64 B with tx_gather=0" \
@@ -414,6 +423,26 @@ check "ib_send_bw -R $SMALL_ITERS x 64 B with tx_gather=0" \
 check "siw_b counters after it" stats siw_b "$work/siw_b.1"
 check "siw_b tx_gathered: none with tx_gather=0" same siw_b tx_gathered
 check "tx_gather back to 4" sh -c "echo 4 > $gather"
+
+# A ping-pong of the same Sends: each arrival follows a message of
+# siw_a's own, so rx_stream never takes over; nor does it with
+# rx_stream=0 in the one-way stream
+rxstream=/sys/module/siw/parameters/rx_stream
+check "siw_a counters before a ping-pong" stats siw_a "$work/siw_a.0"
+check "ib_send_lat $LAT_ITERS x 64 B, siw_b and siw_a" \
+	perf ib_send_lat 18705 64 "$LAT_ITERS"
+check "siw_a counters after it" stats siw_a "$work/siw_a.1"
+check "siw_a rx_stream_deferred: none in a ping-pong" \
+	same siw_a rx_stream_deferred
+check "rx_stream=0 (whole messages received where they arrive)" \
+	sh -c "echo 0 > $rxstream"
+check "siw_a counters before it" stats siw_a "$work/siw_a.0"
+check "ib_send_bw -R $SMALL_ITERS x 64 B with rx_stream=0" \
+	perf ib_send_bw 18706 64 "$SMALL_ITERS"
+check "siw_a counters after it" stats siw_a "$work/siw_a.1"
+check "siw_a rx_stream_deferred: none with rx_stream=0" \
+	same siw_a rx_stream_deferred
+check "rx_stream back to 4" sh -c "echo 4 > $rxstream"
 
 check "trace events/siw enabled" tracing_on
 check "siw_a counters before the bad CRC" stats siw_a "$work/siw_a.0"
