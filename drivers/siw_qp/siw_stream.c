@@ -254,15 +254,17 @@ enum siw_rx_why {
  */
 static enum siw_rx_why siw_rx_defer(struct siw_stream *s)
 {
-	bool stream = siw_rx_stream_note(s, local_clock(),
-					 READ_ONCE(rx_stream));
+	unsigned int n = READ_ONCE(rx_stream);
+	bool stream = false;
 
+	/* no clock read for a kernel QP, nor with rx_stream off */
+	if (s->qp->user && n > 1)
+		stream = siw_rx_stream_note(s, local_clock(), n);
 	if (!READ_ONCE(rx_poll_us) || siw_stream_stopped(s))
 		return SIW_RX_HERE;
 	if (siw_engine_rx_midmsg(&s->rx))
 		return SIW_RX_MIDMSG;
-	return stream && s->qp->user && READ_ONCE(s->rx_short) ?
-	       SIW_RX_STREAM : SIW_RX_HERE;
+	return stream && READ_ONCE(s->rx_short) ? SIW_RX_STREAM : SIW_RX_HERE;
 }
 
 /**
