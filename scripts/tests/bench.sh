@@ -175,12 +175,22 @@ warm_up() {
 	out=$(one_tcp 65536 64) || say "note warm-up iperf3: $out"
 }
 
+# one_tcp_lat SIZE COUNT: tcp-pingpong, COUNT round trips of SIZE
+# octets, both ends spinning in user space as perftest's latency tests do
+one_tcp_lat() {
+	timed_pair "$work/tcp-pingpong" -s "$SIW_IP_A" "$port" -- \
+		"$work/tcp-pingpong" "$SIW_IP_A" "$port" "$1" "$2" || return 1
+	grep -qx "$1 $2" "$work/cli.log" || { echo "no result line"; return 1; }
+}
+
 tcp_tests() {
 	local r=$1 s
 	for s in $SIZES; do
 		measure "$r" tcp stream_bw "$s" "$(bw_count "$s" "$TCP_MIB")" \
 			one_tcp
 	done
+	[ ! -x "$work/tcp-pingpong" ] ||
+		measure "$r" tcp tcp_lat "$LAT_SIZE" "$LAT_ITERS" one_tcp_lat
 }
 
 # one_fio RW SIZE COUNT: fio from $SIW_NS on the NFS mount: COUNT I/Os of
@@ -302,6 +312,9 @@ set_mtu() {
 
 rm -rf "$work" && mkdir -p "$work"
 perf_prepare
+# TCP's round trip, the floor under any device that rides it
+gcc -O2 -o "$work/tcp-pingpong" "$(dirname "$0")/tcp-pingpong.c" ||
+	say "skip tcp_lat tcp-pingpong.c does not build"
 modprobe -a ib_core iw_cm ib_uverbs rdma_ucm libcrc32c
 say "setup kernel=$(uname -r) cpus=$(nproc) rounds=$ROUNDS mtus=${MTUS// /,}" \
 	"sizes=${SIZES// /,} mib=$MIB tcp_mib=$TCP_MIB lat_iters=$LAT_ITERS rate=$RATE" \
