@@ -178,9 +178,13 @@ warm_up() {
 # one_tcp_lat SIZE COUNT: tcp-pingpong, COUNT round trips of SIZE
 # octets, both ends spinning in user space as perftest's latency tests do
 one_tcp_lat() {
-	timed_pair "$work/tcp-pingpong" -s "$SIW_IP_A" "$port" -- \
-		"$work/tcp-pingpong" "$SIW_IP_A" "$port" "$1" "$2" || return 1
+	local secs
+
+	secs=$(timed_pair "$work/tcp-pingpong" -s "$SIW_IP_A" "$port" -- \
+		"$work/tcp-pingpong" "$SIW_IP_A" "$port" "$1" "$2") ||
+		{ echo "$secs"; return 1; }
 	grep -qx "$1 $2" "$work/cli.log" || { echo "no result line"; return 1; }
+	echo "$secs"
 }
 
 tcp_tests() {
