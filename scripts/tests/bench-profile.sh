@@ -14,7 +14,10 @@
 # Keys: WHO ("ours upstream"; also ours-crc), TEST (ib_send_bw), SIZE
 # (64), COUNT (100000 iterations), MTU (1500), CALLERS (kernel symbols,
 # comma-separated: record call chains too and list where the time in
-# each came from; none by default, as chains cost time under emulation).
+# each came from; none by default, as chains cost time under emulation),
+# METER (perf, the default; or insns: no sampling, the instructions the
+# guest kernel executed, counted by scripts/insns-plugin.c in QEMU,
+# which this guest must run under).
 # Each contender runs COUNT and 3 * COUNT iterations, each run sampled
 # alone; scripts/bench-profile takes the difference, which cancels the
 # client's start and connection setup (as make bench does with wall
@@ -30,6 +33,10 @@
 #   prof: caller WHO N NS CHAIN (with CALLERS: the time in such a symbol
 #         by its three callers, innermost first, joined by '<'; with
 #         several symbols, CHAIN starts with the symbol and a ':')
+#   prof: insns WHO N BEFORE AFTER (METER=insns, instead of the class,
+#         sym, ksym and comm lines: the run lies between the plugin's
+#         snapshots insns-BEFORE.txt and insns-AFTER.txt in /siw-out,
+#         whose kernel addresses kallsyms-WHO.txt there resolves)
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 # shellcheck source=perf-lib.sh
@@ -40,12 +47,17 @@ UPSTREAM=${2:?upstream}
 shift 2
 
 WHO="ours upstream" TEST=ib_send_bw SIZE=64 COUNT=100000 MTU=1500 CALLERS=
+METER=perf
 for kv in "$@"; do
 	case ${kv%%=*} in
-	WHO|TEST|SIZE|COUNT|MTU|CALLERS) declare "$kv" ;;
+	WHO|TEST|SIZE|COUNT|MTU|CALLERS|METER) declare "$kv" ;;
 	*) echo "bench-profile.sh: unknown setting $kv" >&2; exit 2 ;;
 	esac
 done
+case $METER in
+perf|insns) ;;
+*) echo "bench-profile.sh: METER is perf or insns, not $METER" >&2; exit 2 ;;
+esac
 case $TEST in
 ib_send_bw|ib_write_bw|ib_read_bw|ib_send_lat|ib_write_lat|ib_read_lat) ;;
 *) echo "bench-profile.sh: not a perftest test: $TEST" >&2; exit 2 ;;
@@ -62,6 +74,19 @@ perf_ctl() {
 	echo "$1" >&"$ctl_fd"
 	local reply=''
 	read -r -t 300 -u "$ack_fd" reply && [ "$reply" = ack ]
+}
+
+# insns_mark LABEL: have the QEMU plugin write its counts as
+# /siw-out/insns-LABEL.txt, and wait until it did
+insns_mark() {
+	rm -f "$SIW_OUT/insns.ack"
+	echo "$1" > "$SIW_OUT/insns.req.tmp"
+	mv "$SIW_OUT/insns.req.tmp" "$SIW_OUT/insns.req"
+	for _ in $(seq 1 600); do
+		[ "$(cat "$SIW_OUT/insns.ack" 2>/dev/null)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # report WHO N DATA: the sampled time of the run of N iterations by task,
@@ -122,18 +147,29 @@ report() {
 		}'
 }
 
+# meter_on LABEL, meter_off LABEL: start and stop perf's sampling, or
+# take the plugin's snapshots before and after the run
+meter_on() {
+	if [ "$METER" = perf ]; then perf_ctl enable; else insns_mark "$1"; fi
+}
+meter_off() {
+	if [ "$METER" = perf ]; then perf_ctl disable || true; else insns_mark "$1"; fi
+}
+
 # one WHO N: one client run of N iterations under perf; 1 if it failed
 one() {
 	local who=$1 n=$2 data="$work/$1-$2.data" pid srv rc=0
 
 	port=$((port + 1))
-	rm -f "$work/ctl" "$work/ack"
-	mkfifo "$work/ctl" "$work/ack"
-	perf record -a -e cpu-clock -F 1000 -D -1 ${CALLERS:+-g} \
-		--control "fifo:$work/ctl,$work/ack" -o "$data" \
-		> "$work/perf.log" 2>&1 &
-	pid=$!
-	exec {ctl_fd}<> "$work/ctl" {ack_fd}<> "$work/ack"
+	if [ "$METER" = perf ]; then
+		rm -f "$work/ctl" "$work/ack"
+		mkfifo "$work/ctl" "$work/ack"
+		perf record -a -e cpu-clock -F 1000 -D -1 ${CALLERS:+-g} \
+			--control "fifo:$work/ctl,$work/ack" -o "$data" \
+			> "$work/perf.log" 2>&1 &
+		pid=$!
+		exec {ctl_fd}<> "$work/ctl" {ack_fd}<> "$work/ack"
+	fi
 	cmsync_pre
 	timeout -k 5 "$LIMIT" "${pre[@]}" "$TEST" -d siw_a -R -F -s "$SIZE" \
 		-n "$n" -p "$port" > "$work/srv.log" 2>&1 &
@@ -141,24 +177,30 @@ one() {
 	if ! wait_tcp_listen "$port" "$srv"; then
 		say "fail $who $n server did not listen"
 		rc=1
-	elif ! perf_ctl enable; then
-		say "fail $who $n perf did not start"
+	elif ! meter_on "$who-$n-a"; then
+		say "fail $who $n the $METER meter did not start"
 		rc=1
 	else
 		timed_client "${pre[@]}" "$TEST" -d siw_b -R -F -s "$SIZE" \
 			-n "$n" -p "$port" "$SIW_IP_A" || rc=$?
-		perf_ctl disable || true
+		meter_off "$who-$n-b" || rc=1
 		[ "$rc" = 0 ] || say "fail $who $n client exited $rc: $(tail -n 1 "$work/cli.log")"
 	fi
-	kill -INT "$pid" 2> /dev/null
-	wait "$pid" || true
-	exec {ctl_fd}>&- {ack_fd}>&-
+	if [ "$METER" = perf ]; then
+		kill -INT "$pid" 2> /dev/null
+		wait "$pid" || true
+		exec {ctl_fd}>&- {ack_fd}>&-
+	fi
 	wait "$srv" 2> /dev/null || true
 	if [ "$rc" = 0 ]; then
 		say "run $who $n $t_secs"
-		report "$who" "$n" "$data"
+		if [ "$METER" = perf ]; then
+			report "$who" "$n" "$data"
+		else
+			say "insns $who $n $who-$n-a $who-$n-b"
+		fi
 	else
-		cat "$work/perf.log" "$work/srv.log" "$work/cli.log" >&2
+		cat "$work/perf.log" "$work/srv.log" "$work/cli.log" >&2 2> /dev/null
 	fi
 	rm -f "$data"
 	return $rc
@@ -193,19 +235,20 @@ profile() {
 	*) say "fail $who - unknown contender"; return ;;
 	esac || { say "fail $who - module or link"; pair_down; return; }
 	grep '\[siw\]' /proc/kallsyms | awk '{ print $3 }' > "$work/module.syms"
+	[ "$METER" = perf ] || cp /proc/kallsyms "$SIW_OUT/kallsyms-$who.txt"
 	[ -n "$warmed" ] || { warm "$who"; warmed=1; }
 	one "$who" "$COUNT" && one "$who" $((3 * COUNT))
 	pair_down
 }
 
-command -v perf > /dev/null || { echo "bench-profile.sh: perf is not installed" >&2; exit 1; }
+[ "$METER" = insns ] || command -v perf > /dev/null || { echo "bench-profile.sh: perf is not installed" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work"
 perf_prepare
 modprobe -a ib_core iw_cm ib_uverbs rdma_ucm libcrc32c
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
 ip link set "$SIW_IF_A" mtu "$MTU" && ns ip link set "$SIW_IF_B" mtu "$MTU"
-say "setup kernel=$(uname -r) cpus=$(nproc) test=$TEST size=$SIZE count=$COUNT mtu=$MTU${CALLERS:+ callers=$CALLERS}"
+say "setup kernel=$(uname -r) cpus=$(nproc) test=$TEST size=$SIZE count=$COUNT mtu=$MTU meter=$METER${CALLERS:+ callers=$CALLERS}"
 warmed=
 for who in $WHO; do
 	profile "$who"
