@@ -6,7 +6,8 @@
  * FPDU against the reference model of siw_mpa_test.h, over ULPDU lengths
  * from 0 to 64768 with CRCs and markers on and off, starting at stream
  * offsets that put markers before the header, inside the ULPDU, after
- * the pad and after the CRC. Piece shapes, the MULPDU formulas of section
+ * the pad and after the CRC; without markers the flat framer
+ * (siw_mpa_fpdu_flat()) too. Piece shapes, the MULPDU formulas of section
  * 4.5 and misuse of the interface have cases of their own.
  */
 #include <kunit/test.h>
@@ -190,6 +191,48 @@ static void siw_mpa_fpdu_vs_ref(struct kunit *test)
 	n = siw_mpa_fpdu_build(f, &tx, r->ulp, c->len, out, size);
 	KUNIT_ASSERT_EQ(test, n, (ssize_t)r->len);
 	MPA_EXPECT_BYTES(test, out, r->buf, r->len);
+
+	/* and so does the flat one, fed in two runs, where it applies */
+	if (c->markers)
+		return;
+	memset(out, 0xee, size);
+	tx.pos = c->pos;
+	KUNIT_ASSERT_EQ(test, siw_mpa_fpdu_flat(f, &tx, c->len, out), 0);
+	siw_mpa_fpdu_data_copy(f, out + SIW_MPA_HDR_LEN, r->ulp, c->len / 3);
+	siw_mpa_fpdu_data_copy(f, out + SIW_MPA_HDR_LEN + c->len / 3,
+			       r->ulp + c->len / 3, c->len - c->len / 3);
+	KUNIT_EXPECT_EQ(test, tx.pos, c->pos);
+	n = siw_mpa_fpdu_flat_end(f, out);
+	KUNIT_ASSERT_EQ(test, n, (ssize_t)r->len);
+	MPA_EXPECT_BYTES(test, out, r->buf, r->len);
+	KUNIT_EXPECT_EQ(test, tx.pos, c->pos + (u32)r->len);
+	KUNIT_EXPECT_EQ(test, out[r->len], 0xee);
+}
+
+/* The flat framer refuses markers, oversized ULPDUs and short feeding */
+static void siw_mpa_fpdu_flat_misuse(struct kunit *test)
+{
+	struct siw_mpa_fpdu *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	u8 *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	struct siw_mpa_tx tx;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	siw_mpa_tx_init(&tx, true, true);
+	KUNIT_EXPECT_EQ(test, siw_mpa_fpdu_flat(f, &tx, 42, buf), -EINVAL);
+	siw_mpa_tx_init(&tx, false, true);
+	KUNIT_EXPECT_EQ(test, siw_mpa_fpdu_flat(f, &tx, SIW_MPA_ULPDU_MAX + 1,
+						buf), -EMSGSIZE);
+	KUNIT_ASSERT_EQ(test, siw_mpa_fpdu_flat(f, &tx, 42, buf), 0);
+	siw_mpa_fpdu_data_copy(f, buf + SIW_MPA_HDR_LEN, buf + 128, 41);
+	KUNIT_EXPECT_EQ(test, siw_mpa_fpdu_flat_end(f, buf), -EPROTO);
+	KUNIT_EXPECT_EQ(test, tx.pos, 0U);
+	siw_mpa_fpdu_data_copy(f, buf + SIW_MPA_HDR_LEN + 41, buf + 169, 1);
+	KUNIT_EXPECT_EQ(test, siw_mpa_fpdu_flat_end(f, buf), 48);
+	KUNIT_EXPECT_EQ(test, tx.pos, 48U);
+	/* ended: a second end is misuse */
+	KUNIT_EXPECT_EQ(test, siw_mpa_fpdu_flat_end(f, buf), -EPROTO);
+	KUNIT_EXPECT_EQ(test, tx.pos, 48U);
 }
 
 /* Exact pieces: who supplies which octets, cut where markers fall */
@@ -436,6 +479,7 @@ static struct kunit_case siw_mpa_fpdu_cases[] = {
 	KUNIT_CASE_PARAM(siw_mpa_fpdu_shape, fpdu_shape_gen_params),
 	KUNIT_CASE(siw_mpa_fpdu_pieces_stable),
 	KUNIT_CASE_PARAM(siw_mpa_fpdu_misuse, fpdu_misuse_gen_params),
+	KUNIT_CASE(siw_mpa_fpdu_flat_misuse),
 	KUNIT_CASE_PARAM(siw_mpa_fpdu_mulpdu, mulpdu_gen_params),
 	KUNIT_CASE(siw_mpa_fpdu_mulpdu_fits),
 	{}

@@ -396,6 +396,32 @@ static int siw_tx_frame(struct siw_engine_tx *tx, struct siw_engine_txd *d)
 	return rv;
 }
 
+/*
+ * Frame the segment whole into the stage, which has room for it, when
+ * no marker can fall inside: the MPA header and trailer are written in
+ * place rather than handed out as pieces
+ */
+static int siw_tx_frame_flat(struct siw_engine_tx *tx,
+			     struct siw_engine_txd *d, u32 ulpdu_len)
+{
+	struct siw_engine_stage *st = tx->stage;
+	u8 *out = st->buf + st->used;
+	int rv;
+
+	rv = siw_mpa_fpdu_flat(&tx->fpdu, &tx->mpa, ulpdu_len, out);
+	if (rv)
+		return rv;
+	siw_tx_staged(tx, d, SIW_MPA_HDR_LEN);
+	rv = siw_tx_ulpdu(tx, d, 0, ulpdu_len);
+	if (rv)
+		return rv;
+	rv = siw_mpa_fpdu_flat_end(&tx->fpdu, out);
+	if (rv < 0)
+		return rv;
+	siw_tx_staged(tx, d, rv - SIW_MPA_HDR_LEN - ulpdu_len);
+	return 0;
+}
+
 /* The segment went out: move TO or MO on, finish the message on L */
 static void siw_tx_advance(struct siw_engine_tx *tx, u32 payload)
 {
@@ -454,9 +480,14 @@ int siw_engine_tx_next(struct siw_engine_tx *tx, struct siw_engine_txd *d)
 				  tx->hdr_len + payload) >
 	    tx->stage->size - tx->stage->used)
 		tx->stage = NULL;
-	rv = siw_mpa_fpdu_begin(&tx->fpdu, &tx->mpa, tx->hdr_len + payload);
-	if (!rv)
-		rv = siw_tx_frame(tx, d);
+	if (tx->stage && !tx->mpa.markers) {
+		rv = siw_tx_frame_flat(tx, d, tx->hdr_len + payload);
+	} else {
+		rv = siw_mpa_fpdu_begin(&tx->fpdu, &tx->mpa,
+					tx->hdr_len + payload);
+		if (!rv)
+			rv = siw_tx_frame(tx, d);
+	}
 	tx->stage = NULL;
 	if (rv) {
 		if (d->stage)

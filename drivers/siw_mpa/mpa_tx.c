@@ -54,18 +54,10 @@ void siw_mpa_tx_init(struct siw_mpa_tx *tx, bool markers, bool crc)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_tx_init);
 
-/**
- * siw_mpa_fpdu_begin() - start framing one FPDU
- * @f: FPDU state; pieces of the previous FPDU framed in it become invalid
- * @tx: the direction it goes out on
- * @ulpdu_len: ULPDU octets (a DDP segment)
- *
- * Context: any.
- * Returns: 0, or -EMSGSIZE if @ulpdu_len exceeds 64768 (RFC 5044
- * section 3).
- */
-int siw_mpa_fpdu_begin(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
-		       u32 ulpdu_len)
+/* Start the FPDU's state at its header; -EMSGSIZE for an oversized ULPDU */
+static __always_inline int siw_mpa_fpdu_init(struct siw_mpa_fpdu *f,
+					     struct siw_mpa_tx *tx,
+					     u32 ulpdu_len)
 {
 	if (ulpdu_len > SIW_MPA_ULPDU_MAX)
 		return -EMSGSIZE;
@@ -82,6 +74,22 @@ int siw_mpa_fpdu_begin(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
 	f->pad = siw_mpa_pad_len(ulpdu_len);
 	f->nmarkers = 0;
 	return 0;
+}
+
+/**
+ * siw_mpa_fpdu_begin() - start framing one FPDU
+ * @f: FPDU state; pieces of the previous FPDU framed in it become invalid
+ * @tx: the direction it goes out on
+ * @ulpdu_len: ULPDU octets (a DDP segment)
+ *
+ * Context: any.
+ * Returns: 0, or -EMSGSIZE if @ulpdu_len exceeds 64768 (RFC 5044
+ * section 3).
+ */
+int siw_mpa_fpdu_begin(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
+		       u32 ulpdu_len)
+{
+	return siw_mpa_fpdu_init(f, tx, ulpdu_len);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_begin);
 
@@ -258,6 +266,78 @@ void siw_mpa_fpdu_data_copy(struct siw_mpa_fpdu *f, void *dst,
 	f->summed += len;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_data_copy);
+
+/**
+ * siw_mpa_fpdu_flat() - start an FPDU written whole into one buffer
+ * @f: FPDU state
+ * @tx: the direction; without markers
+ * @ulpdu_len: ULPDU octets (a DDP segment)
+ * @out: where the FPDU goes, with room for siw_mpa_fpdu_wire_len()
+ *	octets
+ *
+ * Writes the ULPDU Length field at @out. The caller then writes the
+ * ULPDU right after it, at @out + SIW_MPA_HDR_LEN, through
+ * siw_mpa_fpdu_data_copy() (or feeds siw_mpa_fpdu_data() what it put
+ * there itself), in order, and ends the FPDU with
+ * siw_mpa_fpdu_flat_end(). The same octets as siw_mpa_fpdu_next()'s
+ * pieces, without a piece per field.
+ *
+ * Context: any.
+ * Returns: 0; -EMSGSIZE for an oversized ULPDU; -EINVAL if @tx sends
+ * markers.
+ */
+int siw_mpa_fpdu_flat(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
+		      u32 ulpdu_len, u8 *out)
+{
+	int rv;
+
+	if (tx->markers)
+		return -EINVAL;
+	rv = siw_mpa_fpdu_init(f, tx, ulpdu_len);
+	if (rv)
+		return rv;
+	/* the whole ULPDU is the caller's to write */
+	f->given = ulpdu_len;
+	f->stage = SIW_MPA_TXS_DATA;
+	put_unaligned_be16(ulpdu_len, out);
+	if (tx->crc)
+		f->crc = siw_mpa_crc_update(f->crc, out, SIW_MPA_HDR_LEN);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_flat);
+
+/**
+ * siw_mpa_fpdu_flat_end() - end an FPDU begun by siw_mpa_fpdu_flat()
+ * @f: FPDU state
+ * @out: the same buffer
+ *
+ * Writes the pad and the CRC field after the ULPDU and moves the
+ * direction's stream offset past the whole FPDU.
+ *
+ * Context: any.
+ * Returns: the FPDU's octets; -EPROTO if the ULPDU's octets were not
+ * all accounted for.
+ */
+int siw_mpa_fpdu_flat_end(struct siw_mpa_fpdu *f, u8 *out)
+{
+	u8 *p = out + SIW_MPA_HDR_LEN + f->ulpdu_len;
+	u32 len;
+
+	if (f->stage != SIW_MPA_TXS_DATA || f->summed != f->ulpdu_len)
+		return -EPROTO;
+	if (f->pad) {
+		memset(p, 0, f->pad);
+		if (f->tx->crc)
+			f->crc = siw_mpa_crc_update(f->crc, p, f->pad);
+		p += f->pad;
+	}
+	siw_mpa_crc_put(p, f->tx->crc ? siw_mpa_crc_value(f->crc) : 0);
+	len = p + SIW_MPA_CRC_LEN - out;
+	f->tx->pos += len;
+	f->stage = SIW_MPA_TXS_DONE;
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_flat_end);
 
 /**
  * siw_mpa_fpdu_build() - frame a ULPDU into one contiguous buffer

@@ -240,6 +240,9 @@ int siw_mpa_fpdu_next(struct siw_mpa_fpdu *f, struct siw_mpa_piece *p);
 void siw_mpa_fpdu_data(struct siw_mpa_fpdu *f, const void *buf, size_t len);
 void siw_mpa_fpdu_data_copy(struct siw_mpa_fpdu *f, void *dst,
 			    const void *src, size_t len);
+int siw_mpa_fpdu_flat(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
+		      u32 ulpdu_len, u8 *out);
+int siw_mpa_fpdu_flat_end(struct siw_mpa_fpdu *f, u8 *out);
 ssize_t siw_mpa_fpdu_build(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
 			   const void *ulpdu, u32 ulpdu_len,
 			   void *out, size_t size);
