@@ -248,18 +248,28 @@ static u32 siw_rx_gather(struct siw_engine_rx *rx, const u8 *p, u32 len,
 	return n;
 }
 
+/* The header's length, from its first octet at @first */
+static void siw_rx_hdr_need(struct siw_engine_rx *rx, const u8 *first)
+{
+	rx->need = siw_ddp_hdr_len(first, 1);
+	/* a ULPDU shorter than its header fails at the FPDU's end */
+	if (rx->need > rx->ulpdu_len)
+		rx->need = rx->ulpdu_len;
+}
+
 static u32 siw_rx_hdr(struct siw_engine_rx *rx, const u8 *p, u32 len,
 		      u32 *crc)
 {
-	u32 n = siw_rx_gather(rx, p, len, crc);
+	u32 n;
 
+	/* more than the first octet is here: gather the header in one go */
+	if (!rx->got && len > 1)
+		siw_rx_hdr_need(rx, p);
+	n = siw_rx_gather(rx, p, len, crc);
 	if (rx->got < rx->need)
 		return n;
 	if (rx->need == 1) {
-		rx->need = siw_ddp_hdr_len(rx->keep, 1);
-		/* a ULPDU shorter than its header fails at the FPDU's end */
-		if (rx->need > rx->ulpdu_len)
-			rx->need = rx->ulpdu_len;
+		siw_rx_hdr_need(rx, rx->keep);
 		return n;
 	}
 	siw_rx_segment_begin(rx);
@@ -438,19 +448,14 @@ static enum siw_ddp_err siw_rx_llp_err(enum siw_mpa_err err)
 	return SIW_DDP_ERR_LLP_CLOSED + (err - SIW_MPA_ERR_CLOSED);
 }
 
-/**
- * siw_engine_rx_event() - take one event of the MPA deframer
- * @rx: the direction
- * @ev: the event, from siw_mpa_rx_parse() on @rx->mpa
- *
- * Context: any; does not sleep if the callbacks do not. The caller
- * serialises @rx.
- * Returns: 0 to go on, 1 once the stream stopped (an error, or a
- * Terminate received); the caller then feeds nothing more.
+/*
+ * siw_engine_rx_event() itself, in the shape of siw_mpa_rx_skb()'s actor,
+ * which calls it for every event of an skb without a wrapper in between
  */
-int siw_engine_rx_event(struct siw_engine_rx *rx,
-			const struct siw_mpa_rx_ev *ev)
+static int siw_rx_event(void *ctx, const struct siw_mpa_rx_ev *ev)
 {
+	struct siw_engine_rx *rx = ctx;
+
 	if (rx->stage == SIW_ENGINE_RXS_STOPPED)
 		return 1;
 
@@ -475,6 +480,22 @@ int siw_engine_rx_event(struct siw_engine_rx *rx,
 	}
 	return rx->stage == SIW_ENGINE_RXS_STOPPED;
 }
+
+/**
+ * siw_engine_rx_event() - take one event of the MPA deframer
+ * @rx: the direction
+ * @ev: the event, from siw_mpa_rx_parse() on @rx->mpa
+ *
+ * Context: any; does not sleep if the callbacks do not. The caller
+ * serialises @rx.
+ * Returns: 0 to go on, 1 once the stream stopped (an error, or a
+ * Terminate received); the caller then feeds nothing more.
+ */
+int siw_engine_rx_event(struct siw_engine_rx *rx,
+			const struct siw_mpa_rx_ev *ev)
+{
+	return siw_rx_event(rx, ev);
+}
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_event);
 
 /**
@@ -498,16 +519,11 @@ size_t siw_engine_rx_feed(struct siw_engine_rx *rx, const void *buf,
 					 len - used, &ev);
 		if (ev.kind == SIW_MPA_EV_MORE)
 			break;
-		siw_engine_rx_event(rx, &ev);
+		siw_rx_event(rx, &ev);
 	}
 	return used;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_feed);
-
-static int siw_rx_actor(void *ctx, const struct siw_mpa_rx_ev *ev)
-{
-	return siw_engine_rx_event(ctx, ev);
-}
 
 /**
  * siw_engine_rx_skb() - receive stream octets from an skb
@@ -528,7 +544,7 @@ unsigned int siw_engine_rx_skb(struct siw_engine_rx *rx, struct sk_buff *skb,
 {
 	if (rx->stage == SIW_ENGINE_RXS_STOPPED)
 		return 0;
-	return siw_mpa_rx_skb(&rx->mpa, skb, offset, len, siw_rx_actor, rx);
+	return siw_mpa_rx_skb(&rx->mpa, skb, offset, len, siw_rx_event, rx);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_skb);
 
