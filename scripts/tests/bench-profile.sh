@@ -11,7 +11,8 @@
 #
 #   bench-profile.sh OURS_KO UPSTREAM_KO [KEY=VALUE...]
 #
-# Keys: WHO ("ours upstream"; also ours-crc), TEST (ib_send_bw), SIZE
+# Keys: WHO ("ours upstream"; also ours-crc, and ours,PARAM=V[,...]:
+# ours with more module parameters), TEST (ib_send_bw), SIZE
 # (64), COUNT (100000 iterations), MTU (1500), CALLERS (kernel symbols,
 # comma-separated: record call chains too and list where the time in
 # each came from; none by default, as chains cost time under emulation),
@@ -33,10 +34,11 @@
 #   prof: caller WHO N NS CHAIN (with CALLERS: the time in such a symbol
 #         by its three callers, innermost first, joined by '<'; with
 #         several symbols, CHAIN starts with the symbol and a ':')
-#   prof: insns WHO N BEFORE AFTER (METER=insns, instead of the class,
-#         sym, ksym and comm lines: the run lies between the plugin's
-#         snapshots insns-BEFORE.txt and insns-AFTER.txt in /siw-out,
-#         whose kernel addresses kallsyms-WHO.txt there resolves)
+#   prof: insns WHO N BEFORE AFTER TAG (METER=insns, instead of the
+#         class, sym, ksym and comm lines: the run lies between the
+#         plugin's snapshots insns-BEFORE.txt and insns-AFTER.txt in
+#         /siw-out, whose kernel addresses kallsyms-TAG.txt there
+#         resolves; TAG is WHO made a file name)
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 # shellcheck source=perf-lib.sh
@@ -156,9 +158,13 @@ meter_off() {
 	if [ "$METER" = perf ]; then perf_ctl disable || true; else insns_mark "$1"; fi
 }
 
+# tag WHO: WHO as a file name and snapshot label
+tag() { printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_'; }
+
 # one WHO N: one client run of N iterations under perf; 1 if it failed
 one() {
-	local who=$1 n=$2 data="$work/$1-$2.data" pid srv rc=0
+	local who=$1 n=$2 data="$work/$1-$2.data" pid srv rc=0 t
+	t=$(tag "$who")
 
 	port=$((port + 1))
 	if [ "$METER" = perf ]; then
@@ -177,13 +183,13 @@ one() {
 	if ! wait_tcp_listen "$port" "$srv"; then
 		say "fail $who $n server did not listen"
 		rc=1
-	elif ! meter_on "$who-$n-a"; then
+	elif ! meter_on "$t-$n-a"; then
 		say "fail $who $n the $METER meter did not start"
 		rc=1
 	else
 		timed_client "${pre[@]}" "$TEST" -d siw_b -R -F -s "$SIZE" \
 			-n "$n" -p "$port" "$SIW_IP_A" || rc=$?
-		meter_off "$who-$n-b" || rc=1
+		meter_off "$t-$n-b" || rc=1
 		[ "$rc" = 0 ] || say "fail $who $n client exited $rc: $(tail -n 1 "$work/cli.log")"
 	fi
 	if [ "$METER" = perf ]; then
@@ -197,7 +203,7 @@ one() {
 		if [ "$METER" = perf ]; then
 			report "$who" "$n" "$data"
 		else
-			say "insns $who $n $who-$n-a $who-$n-b"
+			say "insns $who $n $t-$n-a $t-$n-b $t"
 		fi
 	else
 		cat "$work/perf.log" "$work/srv.log" "$work/cli.log" >&2 2> /dev/null
@@ -228,14 +234,19 @@ warm() {
 profile() {
 	local who=$1
 
+	local params
 	case $who in
 	ours) pair_up "$OURS" mpa_crc=off ;;
 	ours-crc) pair_up "$OURS" mpa_crc=required ;;
+	ours,*=*)
+		# ours with more parameters, comma-separated
+		IFS=, read -ra params <<< "${who#ours,}"
+		pair_up "$OURS" mpa_crc=off "${params[@]}" ;;
 	upstream) pair_up "$UPSTREAM" ;;
 	*) say "fail $who - unknown contender"; return ;;
 	esac || { say "fail $who - module or link"; pair_down; return; }
 	grep '\[siw\]' /proc/kallsyms | awk '{ print $3 }' > "$work/module.syms"
-	[ "$METER" = perf ] || cp /proc/kallsyms "$SIW_OUT/kallsyms-$who.txt"
+	[ "$METER" = perf ] || cp /proc/kallsyms "$SIW_OUT/kallsyms-$(tag "$who").txt"
 	[ -n "$warmed" ] || { warm "$who"; warmed=1; }
 	one "$who" "$COUNT" && one "$who" $((3 * COUNT))
 	pair_down
