@@ -10,6 +10,11 @@
  * siw_mpa_fpdu_data() before asking for the next piece, so the CRC sees
  * every octet in stream order, markers included.
  *
+ * Without markers an FPDU can also be written whole into one buffer of
+ * the caller's (siw_mpa_fpdu_flat(), siw_mpa_fpdu_flat_end()): the framer
+ * writes the length, pad and CRC fields in place around the ULPDU the
+ * caller copies in, the same octets the pieces would make.
+ *
  * Marker rules: a marker due when nothing of the FPDU has been framed
  * yet sits right before its header, carries FPDUPTR 0 and opens its CRC;
  * every later one carries the distance back to the header and is in the
@@ -316,7 +321,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_flat);
  *
  * Context: any.
  * Returns: the FPDU's octets; -EPROTO if the ULPDU's octets were not
- * all accounted for.
+ * all accounted for, or @f is not an FPDU begun by siw_mpa_fpdu_flat()
+ * and not yet ended.
  */
 int siw_mpa_fpdu_flat_end(struct siw_mpa_fpdu *f, u8 *out)
 {

@@ -204,7 +204,8 @@ struct siw_mpa_piece {
  * @tx: the direction it is sent on
  * @start: stream offset of its ULPDU Length field
  * @crc: CRC32c state over what has been framed so far
- * @given: ULPDU octets handed out in pieces
+ * @given: ULPDU octets handed out in pieces (all of them at once for an
+ *	FPDU written flat)
  * @summed: ULPDU octets the caller passed to siw_mpa_fpdu_data()
  * @ulpdu_len: ULPDU octets
  * @own_len: octets used in @own
