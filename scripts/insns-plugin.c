@@ -16,15 +16,15 @@
  * instructions executed in blocks starting at ADDR since boot, and how
  * many times such a block ran), removes
  * insns.req and writes LABEL to DIR/insns.ack. The guest waits for that
- * (insns_mark in scripts/tests/guest-lib.sh).
+ * (insns_mark in scripts/tests/bench-profile.sh).
  *
  * The counters are added to by the vCPU threads without atomics, as
  * QEMU's inline operations do: two vCPUs in the same block at once can
  * lose a count. Snapshots read them while the guest runs.
  *
  * Built by scripts/bench-profile with the host's compiler; it declares
- * the few functions of QEMU's plugin interface (version 1, QEMU 4.2 to
- * 8.0) it uses, so that no QEMU source is needed.
+ * the few functions of QEMU's plugin interface it uses (version 1, that
+ * of Debian 12's QEMU 7.2), so that no QEMU source is needed.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -70,9 +70,14 @@ struct block {
 };
 
 #define CHUNK 4096
+#define NCHUNKS 4096
 
-/* Blocks live in chunks that never move: the inline ops point at them */
-static struct block **chunks;
+/*
+ * Blocks live in chunks that never move: the inline ops point at them,
+ * and the snapshot thread reads them without the lock. The array of
+ * chunks is fixed too (16M blocks; a guest kernel uses some 100k).
+ */
+static struct block *chunks[NCHUNKS];
 static size_t nchunks, nblocks;
 /* Open addressing over the blocks, by address */
 static struct block **table;
@@ -121,11 +126,8 @@ static struct block *block_get(uint64_t addr)
 		if (table[s]->addr == addr)
 			return table[s];
 	if (nblocks == nchunks * CHUNK) {
-		struct block **c = realloc(chunks, (nchunks + 1) * sizeof(*c));
-
-		if (!c)
+		if (nchunks == NCHUNKS)
 			return NULL;
-		chunks = c;
 		chunks[nchunks] = calloc(CHUNK, sizeof(struct block));
 		if (!chunks[nchunks])
 			return NULL;
