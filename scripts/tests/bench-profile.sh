@@ -1,19 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Where the CPU time of perftest runs goes, inside one guest (started by
-# scripts/bench-profile): for each contender, a perftest server here and
-# its client in $SIW_NS (timed_client of perf-lib.sh), the whole guest
-# sampled by perf (cpu-clock, 1000 Hz, all CPUs) from just before the
-# client starts until it ended.
+# Where the CPU time of perftest runs, or of fio on NFS, goes, inside one
+# guest (started by scripts/bench-profile): for each contender, a perftest
+# server here and its client in $SIW_NS (timed_client of perf-lib.sh),
+# or nfsd here and fio on its mount in $SIW_NS, the whole guest sampled
+# by perf (cpu-clock, 1000 Hz, all CPUs) from just before the client
+# starts until it ended.
 # Reports, never judges: the exit status says only whether the script
 # itself worked.
 #
 #   bench-profile.sh OURS_KO UPSTREAM_KO [KEY=VALUE...]
 #
 # Keys: WHO ("ours upstream"; also ours-crc, and ours,PARAM=V[,...]:
-# ours with more module parameters), TEST (ib_send_bw), SIZE
-# (64), COUNT (100000 iterations), MTU (1500), CALLERS (kernel symbols,
+# ours with more module parameters; for fio: "nfs-rdma nfs-tcp", NFS
+# over ours with CRCs off and over TCP, and nfs-rdma,PARAM=V[,...]),
+# TEST (ib_send_bw; any perftest test, or fio_read, fio_write,
+# fio_randread: fio's read, write or randread, queue depth 16,
+# O_DIRECT, on NFS as make bench mounts it), SIZE (64; fio_read and
+# fio_write 1048576, fio_randread 4096), COUNT (100000 iterations; for
+# fio 256 I/Os), MTU (1500), NFS_MIB (256: the file fio works on, as
+# in make bench), CALLERS (kernel symbols,
 # comma-separated: record call chains too and list where the time in
 # each came from; none by default, as chains cost time under emulation),
 # METER (perf, the default; or insns: no sampling, the instructions the
@@ -43,16 +50,19 @@
 . "$(dirname "$0")/guest-lib.sh"
 # shellcheck source=perf-lib.sh
 . "$(dirname "$0")/perf-lib.sh"
+# nfsd, and its ns(): nsenter, so that a mount made in $SIW_NS is ours too
+# shellcheck source=consumer-lib.sh
+. "$(dirname "$0")/consumer-lib.sh"
 
 OURS=${1:?ours}
 UPSTREAM=${2:?upstream}
 shift 2
 
-WHO="ours upstream" TEST=ib_send_bw SIZE=64 COUNT=100000 MTU=1500 CALLERS=
-METER=perf
+WHO='' TEST=ib_send_bw SIZE='' COUNT='' MTU=1500 CALLERS='' METER=perf
+NFS_MIB=256
 for kv in "$@"; do
 	case ${kv%%=*} in
-	WHO|TEST|SIZE|COUNT|MTU|CALLERS|METER) declare "$kv" ;;
+	WHO|TEST|SIZE|COUNT|MTU|CALLERS|METER|NFS_MIB) declare "$kv" ;;
 	*) echo "bench-profile.sh: unknown setting $kv" >&2; exit 2 ;;
 	esac
 done
@@ -60,10 +70,22 @@ case $METER in
 perf|insns) ;;
 *) echo "bench-profile.sh: METER is perf or insns, not $METER" >&2; exit 2 ;;
 esac
+FIO=0
 case $TEST in
-ib_send_bw|ib_write_bw|ib_read_bw|ib_send_lat|ib_write_lat|ib_read_lat) ;;
-*) echo "bench-profile.sh: not a perftest test: $TEST" >&2; exit 2 ;;
+ib_send_bw|ib_write_bw|ib_read_bw|ib_send_lat|ib_write_lat|ib_read_lat)
+	: "${WHO:=ours upstream}" "${SIZE:=64}" "${COUNT:=100000}" ;;
+fio_read|fio_write)
+	FIO=1
+	: "${WHO:=nfs-rdma nfs-tcp}" "${SIZE:=1048576}" "${COUNT:=256}" ;;
+fio_randread)
+	FIO=1
+	: "${WHO:=nfs-rdma nfs-tcp}" "${SIZE:=4096}" "${COUNT:=8192}" ;;
+*) echo "bench-profile.sh: not a perftest or fio test: $TEST" >&2; exit 2 ;;
 esac
+# for bench_nfs_up and one_fio (perf-lib.sh): fio's random reads, as its
+# sequential ones, anywhere in the file
+NFS_VERS=4.2 NFS_DEPTH=16 NFS_RAND_MIB=$NFS_MIB MNT=/mnt/siw-bench-profile
+NFS_RPCBIND_PID='' NFS_MOUNTD_PID=''
 
 LIMIT=600
 work=/tmp/bench-profile
@@ -161,9 +183,11 @@ meter_off() {
 # tag WHO: WHO as a file name and snapshot label
 tag() { printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_'; }
 
-# one WHO N: one client run of N iterations under perf; 1 if it failed
+# one WHO N: one client run of N iterations (perftest: its server
+# started first; fio: on the mount profile made) under the meter; 1 if
+# it failed
 one() {
-	local who=$1 n=$2 data="$work/$1-$2.data" pid srv rc=0 t
+	local who=$1 n=$2 data="$work/$1-$2.data" pid srv='' rc=0 t out
 	t=$(tag "$who")
 
 	port=$((port + 1))
@@ -176,16 +200,28 @@ one() {
 		pid=$!
 		exec {ctl_fd}<> "$work/ctl" {ack_fd}<> "$work/ack"
 	fi
-	cmsync_pre
-	timeout -k 5 "$LIMIT" "${pre[@]}" "$TEST" -d siw_a -R -F -s "$SIZE" \
-		-n "$n" -p "$port" > "$work/srv.log" 2>&1 &
-	srv=$!
-	if ! wait_tcp_listen "$port" "$srv"; then
+	if [ "$FIO" = 0 ]; then
+		cmsync_pre
+		timeout -k 5 "$LIMIT" "${pre[@]}" "$TEST" -d siw_a -R -F \
+			-s "$SIZE" -n "$n" -p "$port" > "$work/srv.log" 2>&1 &
+		srv=$!
+	fi
+	if [ -n "$srv" ] && ! wait_tcp_listen "$port" "$srv"; then
 		say "fail $who $n server did not listen"
 		rc=1
 	elif ! meter_on "$t-$n-a"; then
 		say "fail $who $n the $METER meter did not start"
 		rc=1
+	elif [ "$FIO" = 1 ]; then
+		# one_fio prints the seconds or why not (a subshell: t_secs
+		# comes back as its output)
+		out=$(one_fio "${TEST#fio_}" "$SIZE" "$n") || rc=1
+		meter_off "$t-$n-b" || rc=1
+		if [ "$rc" = 0 ]; then
+			t_secs=$out
+		else
+			say "fail $who $n $out"
+		fi
 	else
 		timed_client "${pre[@]}" "$TEST" -d siw_b -R -F -s "$SIZE" \
 			-n "$n" -p "$port" "$SIW_IP_A" || rc=$?
@@ -197,7 +233,7 @@ one() {
 		wait "$pid" || true
 		exec {ctl_fd}>&- {ack_fd}>&-
 	fi
-	wait "$srv" 2> /dev/null || true
+	[ -z "$srv" ] || wait "$srv" 2> /dev/null || true
 	if [ "$rc" = 0 ]; then
 		say "run $who $n $t_secs"
 		if [ "$METER" = perf ]; then
@@ -230,26 +266,63 @@ warm() {
 	wait "$srv" 2> /dev/null || true
 }
 
-# profile WHO: the runs of COUNT and 3 * COUNT iterations under perf
-profile() {
-	local who=$1
+# nfs_up WHO: nfsd and the mount fio runs on, over ours (nfs-rdma,
+# nfs-rdma,PARAM=V...) or TCP (nfs-tcp); bench_nfs_up writes the file
+# once, which also warms fio up
+nfs_up() {
+	local mopts="vers=$NFS_VERS,proto=rdma,port=$NFS_PORT" xprt=rdma
 
-	local params
+	case $1 in
+	nfs-tcp) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
+	esac
+	bench_nfs_up "$mopts" "$xprt" && return 0
+	say "fail $1 - $why"
+	return 1
+}
+
+# nfs_down: unmount and stop nfsd, also when nfs_up stopped half way
+nfs_down() {
+	! mountpoint -q "$MNT" || timeout 120 umount "$MNT" ||
+		say "note: umount $MNT failed"
+	! mountpoint -q "$NFS_EXPORT" || nfs_server_down > /dev/null 2>&1
+	NFS_RPCBIND_PID='' NFS_MOUNTD_PID=''
+}
+
+# siw_down: pair_down where profile loaded a siw module
+siw_down() { [ "$who" = nfs-tcp ] || pair_down; }
+
+# profile WHO: the runs of COUNT and 3 * COUNT iterations under the meter
+profile() {
+	local who=$1 params
+
 	case $who in
-	ours) pair_up "$OURS" mpa_crc=off ;;
+	ours|nfs-rdma) pair_up "$OURS" mpa_crc=off ;;
 	ours-crc) pair_up "$OURS" mpa_crc=required ;;
-	ours,*=*)
+	ours,*=*|nfs-rdma,*=*)
 		# ours with more parameters, comma-separated
-		IFS=, read -ra params <<< "${who#ours,}"
+		IFS=, read -ra params <<< "${who#*,}"
 		pair_up "$OURS" mpa_crc=off "${params[@]}" ;;
 	upstream) pair_up "$UPSTREAM" ;;
+	nfs-tcp) ;;
 	*) say "fail $who - unknown contender"; return ;;
-	esac || { say "fail $who - module or link"; pair_down; return; }
+	esac || { say "fail $who - module or link"; siw_down; return; }
+	case $FIO,$who in
+	1,nfs-*|0,ours*|0,upstream) ;;
+	*)
+		say "fail $who - not a contender for $TEST"
+		siw_down
+		return ;;
+	esac
 	grep '\[siw\]' /proc/kallsyms | awk '{ print $3 }' > "$work/module.syms"
+	if [ "$FIO" = 1 ]; then
+		nfs_up "$who" || { nfs_down; siw_down; return; }
+	fi
+	# after the NFS modules loaded: their symbols too
 	[ "$METER" = perf ] || cp /proc/kallsyms "$SIW_OUT/kallsyms-$(tag "$who").txt"
-	[ -n "$warmed" ] || { warm "$who"; warmed=1; }
+	[ "$FIO" = 1 ] || [ -n "$warmed" ] || { warm "$who"; warmed=1; }
 	one "$who" "$COUNT" && one "$who" $((3 * COUNT))
-	pair_down
+	[ "$FIO" = 0 ] || nfs_down
+	siw_down
 }
 
 [ "$METER" = insns ] || command -v perf > /dev/null || { echo "bench-profile.sh: perf is not installed" >&2; exit 1; }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154
 # perftest and iperf3 runs timed from outside, for bench.sh and demo.sh
-# (and the NFS setup of bench.sh and bench-ab.sh);
+# (and the NFS setup and fio runs of bench.sh, bench-ab.sh and
+# bench-profile.sh);
 # sourced inside the guest after guest-lib.sh. The caller sets $work (a
 # directory for the logs, and cmsync.so from perf_prepare), $port (the
 # port of the next run) and LIMIT (seconds one client may take); the
@@ -140,4 +141,33 @@ bench_nfs_up() {
 		why="writing the file failed: $(last_words)"
 		return 1
 	fi
+}
+
+# one_fio RW SIZE COUNT: fio from $SIW_NS on the NFS mount: COUNT I/Os of
+# SIZE octets (RW: fio's read, write or randread), iodepth $NFS_DEPTH,
+# O_DIRECT (the client's page cache stays out of it), within the first
+# NFS_MIB (sequential) or NFS_RAND_MIB (random) MiB of the file, going
+# round it again as often as COUNT asks; prints the client's seconds.
+# For bench.sh and bench-profile.sh: NFS_RAND_MIB set too.
+one_fio() {
+	local rw=$1 size=$2 count=$3 mib=$NFS_MIB col=6 kib
+
+	[ "$rw" = randread ] && mib=$NFS_RAND_MIB
+	[ "$rw" = write ] && col=47
+	if ! timed_client fio --name="$rw" --filename="$MNT/fio.dat" \
+		--rw="$rw" --bs="$size" --size="${mib}M" \
+		--io_size=$((size * count)) --ioengine=libaio \
+		--iodepth="$NFS_DEPTH" --direct=1 --fallocate=none \
+		--output-format=terse --terse-version=3; then
+		echo "fio failed: $(last_words)"
+		return 1
+	fi
+	# terse version 3: field 5 the error, 6 the KiB read, 47 written
+	kib=$(awk -F';' -v c="$col" '$1 == 3 && $5 == 0 { print $c }' \
+		"$work/cli.log")
+	if [ "$kib" != $((size * count / 1024)) ]; then
+		echo "fio moved ${kib:-no} KiB, not $((size * count / 1024))"
+		return 1
+	fi
+	echo "$t_secs"
 }
