@@ -230,6 +230,10 @@ static const struct rx_skb_case rx_skb_cases[] = {
 	  { 40 }, { 2 }, false, true },
 	{ "stop with the fpdu end in a frag", { 700, 12 }, 2, true, 3, 300,
 	  { 1000 }, { 50 }, false, true },
+	{ "no markers, whole fpdus in frags", { 100, 0, 1000, 3 }, 4, false,
+	  0, 110, { 1010, 7, 2000 }, { 0, 9, 1 }, false, false },
+	{ "no markers, stop in a frag", { 42, 42, 42 }, 3, false, 0, 0,
+	  { 200 }, { 4 }, false, true },
 };
 
 MPA_CASE_DESC(rx_skb_case)
@@ -465,6 +469,167 @@ static void siw_mpa_rx_crc_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rx.stage, SIW_MPA_RXS_FAILED);
 }
 
+/*
+ * An skb walk against a parse loop over the same octets: without
+ * markers siw_mpa_rx_skb() takes an FPDU it finds whole in one step, and
+ * must hand its actor the same events, at the same parser states, as
+ * siw_mpa_rx_parse() does field by field; also when the actor stops the
+ * walk after any event, when the caller sums the ULPDU and when a CRC
+ * fails.
+ */
+#define RX_SAME_EVENTS (3 * RX_LENS + 1)
+
+struct rx_same_ev {
+	struct siw_mpa_rx_ev ev;
+	long data;			/* offset in the stream, -1: none */
+	struct siw_mpa_rx rx;		/* the parser as the actor saw it */
+};
+
+struct rx_same {
+	struct rx_same_ev ev[RX_SAME_EVENTS];
+	unsigned int n;
+	unsigned int stop_at;		/* stop after this many; 0: never */
+	const u8 *base;
+	const struct siw_mpa_rx *rx;
+};
+
+static int rx_same_actor(void *ctx, const struct siw_mpa_rx_ev *ev)
+{
+	struct rx_same *x = ctx;
+	struct rx_same_ev *e;
+
+	/* a caller that sums: every ULPDU octet, once, before parsing on */
+	if (ev->crc)
+		*ev->crc = siw_mpa_crc_update(*ev->crc, ev->data, ev->len);
+	if (x->n < ARRAY_SIZE(x->ev)) {
+		e = &x->ev[x->n];
+		e->ev = *ev;
+		e->ev.data = NULL;
+		e->ev.crc = ev->crc ? (u32 *)1 : NULL;
+		e->data = ev->data ? ev->data - x->base : -1;
+		e->rx = *x->rx;
+	}
+	x->n++;
+	return x->stop_at && x->n == x->stop_at;
+}
+
+/* siw_mpa_rx_skb()'s loop over one piece, with the parser alone */
+static size_t rx_same_parse(struct siw_mpa_rx *rx, const u8 *buf, size_t len,
+			    struct rx_same *x)
+{
+	struct siw_mpa_rx_ev ev;
+	size_t off = 0;
+
+	while (off < len) {
+		off += siw_mpa_rx_parse(rx, buf + off, len - off, &ev);
+		if (ev.kind == SIW_MPA_EV_MORE)
+			continue;
+		if (rx_same_actor(x, &ev) || ev.kind == SIW_MPA_EV_ERROR)
+			break;
+	}
+	return off;
+}
+
+/* All of the parser's state but @field, which is scratch between fields */
+static bool rx_same_state(const struct siw_mpa_rx *a,
+			  const struct siw_mpa_rx *b)
+{
+	return a->pos == b->pos && a->start == b->start && a->crc == b->crc &&
+	       a->off == b->off && a->ulpdu_len == b->ulpdu_len &&
+	       a->stage == b->stage && a->got == b->got &&
+	       a->mgot == b->mgot && a->pad == b->pad && a->err == b->err &&
+	       a->mlead == b->mlead && a->caller_sums == b->caller_sums &&
+	       !memcmp(a->mark, b->mark, sizeof(a->mark));
+}
+
+static bool rx_same_event(const struct rx_same_ev *a,
+			  const struct rx_same_ev *b)
+{
+	return a->ev.kind == b->ev.kind && a->ev.len == b->ev.len &&
+	       a->ev.off == b->ev.off && a->ev.fpdu_pos == b->ev.fpdu_pos &&
+	       a->ev.crc_rcvd == b->ev.crc_rcvd &&
+	       a->ev.crc_calc == b->ev.crc_calc &&
+	       a->ev.ulpdu_len == b->ev.ulpdu_len && a->ev.err == b->ev.err &&
+	       a->ev.crc == b->ev.crc && a->data == b->data &&
+	       rx_same_state(&a->rx, &b->rx);
+}
+
+/* One walk each way over @buf; false (and a failure) if they differ */
+static bool rx_same_walk(struct kunit *test, const struct mpa_ref *r,
+			 const u8 *buf, bool sums, unsigned int stop_at,
+			 unsigned int *events)
+{
+	struct rx_same *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct rx_same *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct siw_mpa_rx ra, rb;
+	struct sk_buff *skb;
+	size_t ua, ub;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	skb = alloc_skb(r->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_data(skb, buf, r->len);
+	mpa_rx_start(&ra, r);
+	mpa_rx_start(&rb, r);
+	if (sums) {
+		siw_mpa_rx_caller_sums(&ra);
+		siw_mpa_rx_caller_sums(&rb);
+	}
+	a->stop_at = stop_at;
+	b->stop_at = stop_at;
+	a->rx = &ra;
+	b->rx = &rb;
+	a->base = skb->data;
+	b->base = buf;
+	ua = siw_mpa_rx_skb(&ra, skb, 0, r->len, rx_same_actor, a);
+	ub = rx_same_parse(&rb, buf, r->len, b);
+	kfree_skb(skb);
+	*events = b->n;
+	KUNIT_EXPECT_EQ_MSG(test, ua, ub, "octets taken, stop after %u",
+			    stop_at);
+	KUNIT_EXPECT_EQ_MSG(test, a->n, b->n, "events, stop after %u",
+			    stop_at);
+	KUNIT_EXPECT_TRUE_MSG(test, rx_same_state(&ra, &rb),
+			      "parser state at the end, stop after %u",
+			      stop_at);
+	for (i = 0; i < min_t(unsigned int, b->n, RX_SAME_EVENTS); i++) {
+		if (rx_same_event(&a->ev[i], &b->ev[i]))
+			continue;
+		KUNIT_FAIL(test, "event %u (kind %d, skb walk kind %d) differs, stop after %u",
+			   i, b->ev[i].ev.kind, a->ev[i].ev.kind, stop_at);
+		return false;
+	}
+	return ua == ub && a->n == b->n && rx_same_state(&ra, &rb);
+}
+
+static void siw_mpa_rx_skb_same(struct kunit *test)
+{
+	const struct rx_rt_case *c = test->param_value;
+	struct mpa_ref *r = rx_ref(test, c->lens, c->n, c->markers, c->crc,
+				   c->pos);
+	u8 *bad = kunit_kmalloc(test, r->len, GFP_KERNEL);
+	unsigned int sums, damage, stop, events, seen;
+	const u8 *buf;
+
+	KUNIT_ASSERT_NOT_NULL(test, bad);
+	memcpy(bad, r->buf, r->len);
+	/* the last FPDU's CRC: an error event after the others */
+	bad[r->fpdu[r->nfpdu - 1].crc] ^= 0x10;
+	for (damage = 0; damage <= c->crc; damage++) {
+		buf = damage ? bad : r->buf;
+		for (sums = 0; sums <= 1; sums++) {
+			if (!rx_same_walk(test, r, buf, sums, 0, &events))
+				return;
+			for (stop = 1; stop <= events; stop++)
+				if (!rx_same_walk(test, r, buf, sums, stop,
+						  &seen))
+					return;
+		}
+	}
+}
+
 struct rx_name_case {
 	const char *name;
 	enum siw_mpa_rx_stage stage;
@@ -494,6 +659,7 @@ static struct kunit_case siw_mpa_rx_cases[] = {
 	KUNIT_CASE_PARAM(siw_mpa_rx_roundtrip, rx_rt_gen_params),
 	KUNIT_CASE(siw_mpa_rx_in_place),
 	KUNIT_CASE_PARAM(siw_mpa_rx_skb_frags, rx_skb_gen_params),
+	KUNIT_CASE_PARAM(siw_mpa_rx_skb_same, rx_rt_gen_params),
 	KUNIT_CASE_PARAM(siw_mpa_rx_errors, rx_err_gen_params),
 	KUNIT_CASE(siw_mpa_rx_crc_values),
 	KUNIT_CASE_PARAM(siw_mpa_rx_stage_names, rx_name_gen_params),

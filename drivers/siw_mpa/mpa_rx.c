@@ -131,6 +131,33 @@ static void siw_mpa_rx_event(const struct siw_mpa_rx *rx,
 	ev->err = rx->err;
 }
 
+/*
+ * An event with every field zero but @kind, stored field by field: a
+ * compound literal becomes a string store, which emulators run a word
+ * per step
+ */
+static void siw_mpa_rx_ev_clear(struct siw_mpa_rx_ev *ev, enum siw_mpa_ev kind)
+{
+	ev->data = NULL;
+	ev->crc = NULL;
+	ev->len = 0;
+	ev->off = 0;
+	ev->fpdu_pos = 0;
+	ev->crc_rcvd = 0;
+	ev->crc_calc = 0;
+	ev->ulpdu_len = 0;
+	ev->kind = kind;
+	ev->err = SIW_MPA_OK;
+}
+
+/* A fresh event of @kind for the current FPDU */
+static void siw_mpa_rx_ev_new(const struct siw_mpa_rx *rx,
+			      struct siw_mpa_rx_ev *ev, enum siw_mpa_ev kind)
+{
+	siw_mpa_rx_ev_clear(ev, kind);
+	siw_mpa_rx_event(rx, ev, kind);
+}
+
 static void siw_mpa_rx_fail(struct siw_mpa_rx *rx, enum siw_mpa_err err)
 {
 	rx->stage = SIW_MPA_RXS_FAILED;
@@ -279,7 +306,7 @@ size_t siw_mpa_rx_parse(struct siw_mpa_rx *rx, const void *buf, size_t len,
 	size_t room;
 	u32 n;
 
-	*ev = (struct siw_mpa_rx_ev){ .kind = SIW_MPA_EV_MORE };
+	siw_mpa_rx_ev_clear(ev, SIW_MPA_EV_MORE);
 	while (used < len && rx->stage != SIW_MPA_RXS_FAILED) {
 		if (rx->mgot || (rx->markers && !siw_mpa_marker_dist(rx->pos))) {
 			used += siw_mpa_rx_marker(rx, p + used, len - used);
@@ -298,6 +325,86 @@ size_t siw_mpa_rx_parse(struct siw_mpa_rx *rx, const void *buf, size_t len,
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_parse);
 
+/*
+ * The parser is between two FPDUs and the peer inserts no markers: the
+ * next FPDU may lie whole in @p, and then its events need no gathering
+ * field by field. Each event, and the parser's state while @actor sees
+ * it, are what siw_mpa_rx_parse() gives for the same octets (KUnit
+ * siw_mpa_rx_skb_same compares the two at every event), but for @field,
+ * which only holds a field while one is gathered.
+ * @ev is the caller's, so that no event is cleared on each call.
+ * Returns the octets consumed: 0 if the FPDU is not whole in @len; sets
+ * *@stop when @actor stopped the walk or the CRC failed.
+ */
+static size_t siw_mpa_rx_whole(struct siw_mpa_rx *rx, const u8 *p,
+			       size_t len,
+			       int (*actor)(void *ctx,
+					    const struct siw_mpa_rx_ev *ev),
+			       void *ctx, struct siw_mpa_rx_ev *ev, bool *stop)
+{
+	u32 ulpdu, pad, crc_at;
+
+	if (len < SIW_MPA_HDR_LEN)
+		return 0;
+	ulpdu = get_unaligned_be16(p);
+	pad = siw_mpa_pad_len(ulpdu);
+	crc_at = SIW_MPA_HDR_LEN + ulpdu + pad;
+	if (len < crc_at + SIW_MPA_CRC_LEN)
+		return 0;
+
+	/* the header, as siw_mpa_rx_header() leaves the parser */
+	siw_mpa_rx_sum(rx, p, SIW_MPA_HDR_LEN);
+	rx->start = rx->pos;
+	rx->pos += SIW_MPA_HDR_LEN;
+	rx->ulpdu_len = ulpdu;
+	rx->pad = pad;
+	rx->stage = ulpdu ? SIW_MPA_RXS_DATA :
+		    pad ? SIW_MPA_RXS_PAD : SIW_MPA_RXS_CRC;
+	siw_mpa_rx_ev_new(rx, ev, SIW_MPA_EV_HDR);
+	if (actor(ctx, ev)) {
+		*stop = true;
+		return SIW_MPA_HDR_LEN;
+	}
+
+	/* the ULPDU in one run, as siw_mpa_rx_data() hands it out */
+	if (ulpdu) {
+		siw_mpa_rx_ev_new(rx, ev, SIW_MPA_EV_DATA);
+		ev->data = p + SIW_MPA_HDR_LEN;
+		ev->len = ulpdu;
+		if (rx->crc_on && rx->caller_sums)
+			ev->crc = &rx->crc;
+		else
+			siw_mpa_rx_sum(rx, ev->data, ulpdu);
+		rx->off = ulpdu;
+		rx->pos += ulpdu;
+		rx->stage = pad ? SIW_MPA_RXS_PAD : SIW_MPA_RXS_CRC;
+		if (actor(ctx, ev)) {
+			*stop = true;
+			return SIW_MPA_HDR_LEN + ulpdu;
+		}
+	}
+
+	/* pad and CRC, as siw_mpa_rx_trailer() checks them */
+	siw_mpa_rx_sum(rx, p + SIW_MPA_HDR_LEN + ulpdu, pad);
+	rx->pos += pad + SIW_MPA_CRC_LEN;
+	siw_mpa_rx_ev_new(rx, ev, SIW_MPA_EV_FPDU);
+	ev->crc_rcvd = siw_mpa_crc_get(p + crc_at);
+	ev->crc_calc = siw_mpa_crc_value(rx->crc);
+	if (rx->crc_on && ev->crc_rcvd != ev->crc_calc) {
+		rx->stage = SIW_MPA_RXS_CRC;
+		rx->got = SIW_MPA_CRC_LEN;
+		siw_mpa_rx_fail(rx, SIW_MPA_ERR_CRC);
+		siw_mpa_rx_event(rx, ev, SIW_MPA_EV_ERROR);
+		actor(ctx, ev);
+		*stop = true;
+		return crc_at + SIW_MPA_CRC_LEN;
+	}
+	siw_mpa_rx_next_fpdu(rx);
+	if (actor(ctx, ev))
+		*stop = true;
+	return crc_at + SIW_MPA_CRC_LEN;
+}
+
 /**
  * siw_mpa_rx_skb() - parse a range of an skb, page fragments included
  * @rx: direction state
@@ -309,7 +416,9 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_parse);
  * @ctx: passed to @actor
  *
  * Walks @skb with skb_seq_read(), which maps one fragment at a time, and
- * runs siw_mpa_rx_parse() over each piece. Stops after an error event.
+ * runs siw_mpa_rx_parse() over each piece; without markers, an FPDU that
+ * a piece holds whole is taken in one step, with the same events.
+ * Stops after an error event.
  *
  * Context: any; does not allocate or sleep.
  * Returns: octets consumed, @len unless @actor stopped the walk or the
@@ -325,12 +434,25 @@ unsigned int siw_mpa_rx_skb(struct siw_mpa_rx *rx, struct sk_buff *skb,
 	struct siw_mpa_rx_ev ev;
 	unsigned int done = 0;
 	unsigned int chunk;
+	bool stop = false;
 	const u8 *data;
-	size_t off;
+	size_t off, n;
 
 	skb_prepare_seq_read(skb, offset, offset + len, &st);
 	while ((chunk = skb_seq_read(done, &data, &st)) != 0) {
 		for (off = 0; off < chunk; ) {
+			if (!rx->markers && siw_mpa_rx_idle(rx)) {
+				n = siw_mpa_rx_whole(rx, data + off,
+						     chunk - off, actor, ctx,
+						     &ev, &stop);
+				off += n;
+				if (stop) {
+					skb_abort_seq_read(&st);
+					return done + off;
+				}
+				if (n)
+					continue;
+			}
 			off += siw_mpa_rx_parse(rx, data + off, chunk - off, &ev);
 			if (ev.kind == SIW_MPA_EV_MORE)
 				continue;
