@@ -64,6 +64,8 @@ struct fake_mem {
 	int puts;
 	int foreign_puts;	/* regions this instance never handed out */
 	int lookups;
+	bool changed;		/* what @unchanged answers, negated */
+	int asked;		/* @unchanged calls */
 };
 
 static int fake_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
@@ -93,9 +95,18 @@ static void fake_put(void *ctx, struct siw_ddp_region *r)
 	fm->puts++;
 }
 
+static bool fake_unchanged(void *ctx, const struct siw_ddp_region *r)
+{
+	struct fake_mem *fm = ctx;
+
+	fm->asked++;
+	return !fm->changed;
+}
+
 static const struct siw_ddp_mem_ops fake_mem_ops = {
 	.lookup = fake_lookup,
 	.put = fake_put,
+	.unchanged = fake_unchanged,
 };
 
 struct stag_case {
@@ -257,10 +268,85 @@ static void siw_ddp_stag_rights(struct kunit *test)
 			SIW_DDP_ERR_RDMAP_CATASTROPHIC);
 }
 
+/*
+ * siw_ddp_stag_again() with the region of the request's STag index held
+ * from an earlier lookup (as the engine holds it between the segments
+ * of a message): unchanged, it answers as a lookup would without one;
+ * changed, for another key or another use of no length, it lets go and
+ * looks up again; with nothing held it is siw_ddp_stag_resolve()
+ */
+static void siw_ddp_stag_again_cases(struct kunit *test)
+{
+	const struct stag_case *c = test->param_value;
+	bool zero = !c->req.len && c->req.use != SIW_DDP_STAG_INVALIDATE;
+	unsigned int held, changed;
+
+	for (held = 0; held <= 1; held++) {
+		for (changed = 0; changed <= 1; changed++) {
+			struct fake_mem fm = { .changed = changed };
+			const struct siw_ddp_mem mem = { .ops = &fake_mem_ops,
+							 .ctx = &fm };
+			struct siw_ddp_region r = {};
+			bool reuse;
+
+			if (held && !fake_lookup(&fm, c->req.stag, &r) &&
+			    r.state != SIW_DDP_REGION_VALID) {
+				/* a resolve never leaves an invalid one held */
+				fake_put(&fm, &r);
+				memset(&r, 0, sizeof(r));
+			}
+			reuse = r.state == SIW_DDP_REGION_VALID &&
+				r.stag == c->req.stag && !changed && !zero;
+			fm.lookups = 0;
+			siw_ddp_expect(test, siw_ddp_stag_again(&mem, &c->req,
+								&r),
+				       &c->exp);
+			if (reuse || zero || !siw_stag_index(c->req.stag))
+				KUNIT_EXPECT_EQ_MSG(test, fm.lookups, 0,
+						    "held %u changed %u", held,
+						    changed);
+			else
+				KUNIT_EXPECT_EQ_MSG(test, fm.lookups, 1,
+						    "held %u changed %u", held,
+						    changed);
+			/* one reference at most, none after a failure */
+			KUNIT_EXPECT_EQ(test, fm.gets - fm.puts,
+					r.state == SIW_DDP_REGION_VALID);
+			siw_ddp_stag_put(&mem, &r);
+			KUNIT_EXPECT_EQ(test, fm.gets, fm.puts);
+			KUNIT_EXPECT_EQ(test, fm.foreign_puts, 0);
+		}
+	}
+}
+
+/* Without @unchanged the memory layer is asked every time */
+static void siw_ddp_stag_again_unasked(struct kunit *test)
+{
+	static const struct siw_ddp_mem_ops ops = {
+		.lookup = fake_lookup,
+		.put = fake_put,
+	};
+	const struct siw_ddp_stag_req req = REQ_PLACE(ST_RW, 0x1000, 8);
+	struct fake_mem fm = {};
+	const struct siw_ddp_mem mem = { .ops = &ops, .ctx = &fm };
+	struct siw_ddp_region r;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, siw_ddp_stag_resolve(&mem, &req, &r), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, siw_ddp_stag_again(&mem, &req, &r), 0);
+	KUNIT_EXPECT_EQ(test, fm.lookups, 4);
+	KUNIT_EXPECT_EQ(test, fm.gets - fm.puts, 1);
+	siw_ddp_stag_put(&mem, &r);
+	KUNIT_EXPECT_EQ(test, fm.gets, fm.puts);
+}
+
 static struct kunit_case siw_ddp_stag_cases[] = {
 	KUNIT_CASE_PARAM(siw_ddp_stag_lookup, stag_gen_params),
 	KUNIT_CASE_PARAM(siw_ddp_stag_pure, stag_gen_params),
 	KUNIT_CASE(siw_ddp_stag_rights),
+	KUNIT_CASE_PARAM(siw_ddp_stag_again_cases, stag_gen_params),
+	KUNIT_CASE(siw_ddp_stag_again_unasked),
 	{}
 };
 

@@ -199,9 +199,21 @@ static inline void eng_put(void *ctx, struct siw_ddp_region *r)
 	p->refs--;
 }
 
+/* The region as defined now is the one @r describes */
+static inline bool eng_unchanged(void *ctx, const struct siw_ddp_region *r)
+{
+	const struct eng_region *g = r->obj;
+
+	return g->r.stag == r->stag && g->r.state == r->state &&
+	       g->r.base == r->base && g->r.len == r->len &&
+	       g->r.access == r->access && g->r.pd == r->pd &&
+	       g->r.remote_inv == r->remote_inv;
+}
+
 static const struct siw_ddp_mem_ops eng_mem_ops = {
 	.lookup = eng_lookup,
 	.put = eng_put,
+	.unchanged = eng_unchanged,
 };
 
 static inline int eng_recv_buf(void *ctx, const struct siw_ddp_hdr *h,

@@ -114,48 +114,64 @@ static void rv_exit(struct kunit *test)
 }
 
 /*
- * A peer's tagged Write, framed by the transmit engine into @w; returns
- * the wire length. @data is RV_WRITE_LEN octets.
+ * A peer's tagged Write of RV_WRITE_LEN octets from @data, framed by the
+ * transmit engine into @w for an EMSS of @emss; returns the wire length.
+ * @first is set to the wire length of the first FPDU, @placed to its
+ * payload.
  */
-static size_t rv_write_wire(struct kunit *test, u32 stag, const u8 *data,
-			    u8 *w, size_t size)
+static size_t rv_write_fpdus(struct kunit *test, u32 stag, const u8 *data,
+			     u8 *w, size_t size, u32 emss, size_t *first,
+			     u32 *placed)
 {
 	struct siw_engine_seg seg = { .addr = data, .len = RV_WRITE_LEN,
 				      .kind = SIW_ENGINE_SEG_KVA };
 	struct siw_engine_msg m = { .opcode = SIW_RDMAP_WRITE, .stag = stag,
 				    .to = RV_IOVA,
 				    .sgl = { .seg = &seg, .nseg = 1 } };
-	struct siw_engine_seg *pieces;
 	struct siw_engine_txd d = { .max = SIW_ENGINE_TX_PIECES };
 	struct siw_engine_tx *tx;
+	unsigned int i, nfpdu = 0;
 	size_t len = 0;
-	unsigned int i;
 	u8 *va;
-	int rv;
 
 	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
-	pieces = kunit_kcalloc(test, SIW_ENGINE_TX_PIECES, sizeof(*pieces),
-			       GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, tx && pieces);
-	d.piece = pieces;
-	/* one FPDU carries it all */
-	siw_engine_tx_init(tx, false, true, 9000);
+	d.piece = kunit_kcalloc(test, SIW_ENGINE_TX_PIECES, sizeof(*d.piece),
+				GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, tx && d.piece);
+	siw_engine_tx_init(tx, false, true, emss);
 	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, &m), 0);
-	KUNIT_ASSERT_EQ(test, siw_engine_tx_next(tx, &d), 1);
-	KUNIT_ASSERT_TRUE(test, d.last);
-	for (i = 0; i < d.n; i++) {
-		KUNIT_ASSERT_LE(test, len + d.piece[i].len, size);
-		if (d.piece[i].kind == SIW_ENGINE_SEG_PAGE) {
-			va = kmap_local_page(d.piece[i].page);
-			memcpy(w + len, va + d.piece[i].off, d.piece[i].len);
-			kunmap_local(va);
-		} else {
-			memcpy(w + len, d.piece[i].addr, d.piece[i].len);
+	while (siw_engine_tx_next(tx, &d) == 1) {
+		for (i = 0; i < d.n; i++) {
+			KUNIT_ASSERT_LE(test, len + d.piece[i].len, size);
+			if (d.piece[i].kind == SIW_ENGINE_SEG_PAGE) {
+				va = kmap_local_page(d.piece[i].page);
+				memcpy(w + len, va + d.piece[i].off,
+				       d.piece[i].len);
+				kunmap_local(va);
+			} else {
+				memcpy(w + len, d.piece[i].addr,
+				       d.piece[i].len);
+			}
+			len += d.piece[i].len;
 		}
-		len += d.piece[i].len;
+		if (!nfpdu++)
+			*first = len;
 	}
-	rv = siw_engine_tx_next(tx, &d);
-	KUNIT_ASSERT_EQ(test, rv, 0);
+	KUNIT_ASSERT_GT(test, nfpdu, 0U);
+	/* the first ULPDU Length, less the tagged header */
+	*placed = (w[0] << 8 | w[1]) - SIW_DDP_TAGGED_HLEN;
+	return len;
+}
+
+/* The Write in one FPDU */
+static size_t rv_write_wire(struct kunit *test, u32 stag, const u8 *data,
+			    u8 *w, size_t size)
+{
+	size_t first, len;
+	u32 placed;
+
+	len = rv_write_fpdus(test, stag, data, w, size, 9000, &first, &placed);
+	KUNIT_ASSERT_EQ(test, first, len);
 	return len;
 }
 
@@ -233,6 +249,93 @@ static void revoke_torn_write(struct kunit *test)
 	u32 first = rv_torn_write(test, true);
 
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, first, PAGE_SIZE - first,
+				       RV_FILL));
+}
+
+/*
+ * A Write of two FPDUs; between them the consumer invalidates the sink
+ * (@inval), and registers it again under the same STag, one octet
+ * shorter than the Write (@again). The engine keeps the region between
+ * the two (siw_ddp_stag_again()): the second FPDU must see the change.
+ * Returns the engine.
+ */
+static struct siw_engine_rx *rv_two_fpdus(struct kunit *test, bool inval,
+					  bool again, u32 *placed)
+{
+	struct rv_fixture *f = test->priv;
+	struct siw_engine_rx *rx = rv_rx(test, f);
+	size_t size = RV_WRITE_LEN + 128, len, first;
+	unsigned int refs;
+	u8 *data, *w;
+
+	data = kunit_kmalloc(test, RV_WRITE_LEN, GFP_KERNEL);
+	w = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, data && w);
+	memset(data, 0xc3, RV_WRITE_LEN);
+	len = rv_write_fpdus(test, f->stag, data, w, size, 1500, &first,
+			     placed);
+	/* two FPDUs */
+	KUNIT_ASSERT_LT(test, first, len);
+	KUNIT_ASSERT_LT(test, *placed, (u32)RV_WRITE_LEN);
+	refs = refcount_read(&f->mr->ref);
+	KUNIT_ASSERT_EQ(test, siw_engine_rx_feed(rx, w, first), first);
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
+	/* the message goes on: the engine still holds the region */
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->mr->ref), refs + 1);
+	if (inval)
+		KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd,
+							 f->stag, false), 0);
+	if (again) {
+		f->mr->base.length = RV_WRITE_LEN - 1;
+		KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
+						      RV_ACCESS), 0);
+	}
+	siw_engine_rx_feed(rx, w + first, len - first);
+	siw_engine_rx_close(rx);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->mr->ref), refs);
+	return rx;
+}
+
+/* Unchanged between them, the two FPDUs place the whole Write */
+static void revoke_two_fpdus_control(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u32 placed;
+	struct siw_engine_rx *rx = rv_two_fpdus(test, false, false, &placed);
+
+	KUNIT_EXPECT_EQ(test, siw_engine_rx_error(rx), SIW_DDP_OK);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, RV_WRITE_LEN, 0xc3));
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, RV_WRITE_LEN,
+				       PAGE_SIZE - RV_WRITE_LEN, RV_FILL));
+}
+
+/* Invalidated between them: the second FPDU is refused, places nothing */
+static void revoke_two_fpdus_inval(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u32 placed;
+	struct siw_engine_rx *rx = rv_two_fpdus(test, true, false, &placed);
+
+	siw_ddp_expect(test, siw_engine_rx_error(rx),
+		       &(struct siw_ddp_triple)T_DDP_T_INV_STAG);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, placed, 0xc3));
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, placed, PAGE_SIZE - placed,
+				       RV_FILL));
+}
+
+/*
+ * Registered again under the same STag, shorter: the second FPDU is
+ * checked against the new bounds, not the ones the first was
+ */
+static void revoke_two_fpdus_again(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u32 placed;
+	struct siw_engine_rx *rx = rv_two_fpdus(test, true, true, &placed);
+
+	siw_ddp_expect(test, siw_engine_rx_error(rx),
+		       &(struct siw_ddp_triple)T_DDP_T_BOUNDS);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, placed, PAGE_SIZE - placed,
 				       RV_FILL));
 }
 
@@ -533,6 +636,9 @@ static struct kunit_case siw_revoke_cases[] = {
 	KUNIT_CASE(revoke_torn_write_control),
 	KUNIT_CASE(revoke_torn_write),
 	KUNIT_CASE(revoke_place_new_key),
+	KUNIT_CASE(revoke_two_fpdus_control),
+	KUNIT_CASE(revoke_two_fpdus_inval),
+	KUNIT_CASE(revoke_two_fpdus_again),
 	KUNIT_CASE(revoke_read_response_stalled),
 	KUNIT_CASE(revoke_read_response_slab),
 	KUNIT_CASE(revoke_dereg_held),

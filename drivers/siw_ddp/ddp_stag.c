@@ -173,6 +173,43 @@ enum siw_ddp_err siw_ddp_stag_resolve(const struct siw_ddp_mem *mem,
 EXPORT_SYMBOL_IF_KUNIT(siw_ddp_stag_resolve);
 
 /**
+ * siw_ddp_stag_again() - resolve an STag, reusing a region still held
+ * @mem: the memory layer
+ * @req: the access
+ * @r: a region an earlier resolve returned and the caller still holds,
+ *	or a zeroed one; on success, the region for @req, holding a
+ *	reference
+ *
+ * For the segments of one message, which name the same STag: if @r is
+ * that STag's region and the memory layer says nothing in it changed
+ * since it was looked up, @req is checked against it with no lookup;
+ * the outcome is the one siw_ddp_stag_resolve() would have now.
+ * Otherwise @r is released and @req resolved afresh.
+ *
+ * Context: any; does not sleep if @mem's callbacks do not.
+ * Returns: SIW_DDP_OK or the error to report for @req->use; on error
+ * @r holds nothing.
+ */
+enum siw_ddp_err siw_ddp_stag_again(const struct siw_ddp_mem *mem,
+				    const struct siw_ddp_stag_req *req,
+				    struct siw_ddp_region *r)
+{
+	enum siw_ddp_err err;
+
+	if (r->state != SIW_DDP_REGION_VALID || r->stag != req->stag ||
+	    siw_stag_skip(req) || !mem->ops->unchanged ||
+	    !mem->ops->unchanged(mem->ctx, r)) {
+		siw_ddp_stag_put(mem, r);
+		return siw_ddp_stag_resolve(mem, req, r);
+	}
+	err = siw_ddp_stag_check(r, req);
+	if (err)
+		siw_ddp_region_put(mem, r);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_ddp_stag_again);
+
+/**
  * siw_ddp_stag_put() - release a region siw_ddp_stag_resolve() returned
  * @mem: the memory layer
  * @r: the region; zeroed afterwards

@@ -287,6 +287,7 @@ enum siw_ddp_region_state {
  * @access: IB_ACCESS_* bits granted to the peer
  * @state: invalid once invalidated or deregistered
  * @remote_inv: the peer may invalidate it (Send with Invalidate)
+ * @version: the memory layer's, for its @unchanged
  */
 struct siw_ddp_region {
 	const void *pd;
@@ -297,6 +298,7 @@ struct siw_ddp_region {
 	u32 access;
 	enum siw_ddp_region_state state;
 	bool remote_inv;
+	u32 version;
 };
 
 /**
@@ -305,10 +307,15 @@ struct siw_ddp_region {
  *	of @stag, whatever its key, and take a reference on it. Returns 0,
  *	or -ENOENT if no region has that index. Must not sleep.
  * @put: drop the reference @lookup took; may be NULL.
+ * @unchanged: true if nothing @lookup described in @region (validity,
+ *	STag, bounds, rights) has changed since, so that the description
+ *	is what a lookup would return now; may be NULL (never). Must not
+ *	sleep.
  */
 struct siw_ddp_mem_ops {
 	int (*lookup)(void *ctx, u32 stag, struct siw_ddp_region *region);
 	void (*put)(void *ctx, struct siw_ddp_region *region);
+	bool (*unchanged)(void *ctx, const struct siw_ddp_region *region);
 };
 
 /**
@@ -445,6 +452,9 @@ enum siw_ddp_err siw_ddp_stag_check(const struct siw_ddp_region *r,
 enum siw_ddp_err siw_ddp_stag_resolve(const struct siw_ddp_mem *mem,
 				      const struct siw_ddp_stag_req *req,
 				      struct siw_ddp_region *r);
+enum siw_ddp_err siw_ddp_stag_again(const struct siw_ddp_mem *mem,
+				    const struct siw_ddp_stag_req *req,
+				    struct siw_ddp_region *r);
 void siw_ddp_stag_put(const struct siw_ddp_mem *mem,
 		      struct siw_ddp_region *r);
 

@@ -170,6 +170,8 @@ static enum siw_ddp_err siw_rx_untagged_begin(struct siw_engine_rx *rx)
 {
 	enum siw_ddp_err err;
 
+	/* a tagged message cut short still holds its region */
+	siw_rx_release(rx);
 	if (rx->h.qn == SIW_DDP_QN_SEND && !rx->buf_bound) {
 		err = siw_rx_bind(rx);
 		if (err)
@@ -214,7 +216,8 @@ static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
 		req.access |= IB_ACCESS_LOCAL_WRITE;
 		req.access_any = true;
 	}
-	err = siw_ddp_stag_resolve(&rx->mem, &req, &rx->region);
+	/* the region of the message's previous segment, if unchanged */
+	err = siw_ddp_stag_again(&rx->mem, &req, &rx->region);
 	if (!err)
 		rx->stage = SIW_ENGINE_RXS_PLACE;
 	return err;
@@ -339,12 +342,13 @@ static void siw_rx_tagged_end(struct siw_engine_rx *rx)
 {
 	struct siw_engine_rx_msg m = { .hdr = &rx->h };
 
-	siw_rx_release(rx);
 	rx->msg_len += rx->payload;
 	/* an empty first segment opens the message all the same */
 	rx->tagged_open = !rx->h.last;
+	/* the next segment likely names the same region: keep it held */
 	if (!rx->h.last)
 		return;
+	siw_rx_release(rx);
 	m.len = rx->msg_len;
 	rx->msg_len = 0;
 	rx->ops->msg_done(rx->ctx, &m);

@@ -143,6 +143,7 @@ static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
 		r->state = mr->valid ? SIW_DDP_REGION_VALID :
 				       SIW_DDP_REGION_INVALID;
 	} while (read_seqcount_retry(&mr->seq, seq));
+	r->version = seq;
 }
 
 static int siw_mem_ddp_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
@@ -155,6 +156,19 @@ static int siw_mem_ddp_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
 	return 0;
 }
 
+/*
+ * Every change to what siw_mr_describe() reads, once the region can be
+ * looked up, is a write section of @seq: an unchanged count means an
+ * unchanged description (the object stays the index's until it is
+ * destroyed, which is such a change too)
+ */
+static bool siw_mem_ddp_unchanged(void *ctx, const struct siw_ddp_region *r)
+{
+	struct siw_mr *mr = r->obj;
+
+	return !read_seqcount_retry(&mr->seq, r->version);
+}
+
 static void siw_mem_ddp_put(void *ctx, struct siw_ddp_region *r)
 {
 	siw_mr_put(r->obj);
@@ -164,6 +178,7 @@ static void siw_mem_ddp_put(void *ctx, struct siw_ddp_region *r)
 const struct siw_ddp_mem_ops siw_mem_ddp_ops = {
 	.lookup = siw_mem_ddp_lookup,
 	.put = siw_mem_ddp_put,
+	.unchanged = siw_mem_ddp_unchanged,
 };
 EXPORT_SYMBOL_IF_KUNIT(siw_mem_ddp_ops);
 
