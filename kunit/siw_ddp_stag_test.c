@@ -287,7 +287,7 @@ static void siw_ddp_stag_again_cases(struct kunit *test)
 			const struct siw_ddp_mem mem = { .ops = &fake_mem_ops,
 							 .ctx = &fm };
 			struct siw_ddp_region r = {};
-			bool reuse;
+			bool asks, reuse;
 
 			if (held && !fake_lookup(&fm, c->req.stag, &r) &&
 			    r.state != SIW_DDP_REGION_VALID) {
@@ -295,12 +295,15 @@ static void siw_ddp_stag_again_cases(struct kunit *test)
 				fake_put(&fm, &r);
 				memset(&r, 0, sizeof(r));
 			}
-			reuse = r.state == SIW_DDP_REGION_VALID &&
-				r.stag == c->req.stag && !changed && !zero;
+			asks = r.state == SIW_DDP_REGION_VALID &&
+			       r.stag == c->req.stag && !zero;
+			reuse = asks && !changed;
 			fm.lookups = 0;
 			siw_ddp_expect(test, siw_ddp_stag_again(&mem, &c->req,
 								&r),
 				       &c->exp);
+			/* asked whenever a region of that STag was held */
+			KUNIT_EXPECT_EQ(test, fm.asked, (int)asks);
 			if (reuse || zero || !siw_stag_index(c->req.stag))
 				KUNIT_EXPECT_EQ_MSG(test, fm.lookups, 0,
 						    "held %u changed %u", held,

@@ -54,6 +54,11 @@ static const struct rx_rt_case rx_rt_cases[] = {
 	{ "ulpdu 65535, above the send limit", { 65535 }, 1, true, true, 0 },
 	{ "offset wraps inside", { 1100, 3000 }, 2, true, true, 0xfffffe04 },
 	{ "offset wraps, crc off", { 700, 5 }, 2, false, true, 0xfffffffc },
+	{ "empty ulpdus, crc only", { 0, 1, 0 }, 3, true, false, 0 },
+	{ "empty ulpdu, plain", { 0, 42 }, 2, false, false, 0 },
+	{ "ulpdu 65535, crc only", { 65535 }, 1, true, false, 0 },
+	{ "offset wraps, no markers", { 700, 0, 5 }, 3, false, false,
+	  0xfffffff0 },
 };
 
 MPA_CASE_DESC(rx_rt_case)
@@ -481,7 +486,7 @@ static void siw_mpa_rx_crc_values(struct kunit *test)
 
 struct rx_same_ev {
 	struct siw_mpa_rx_ev ev;
-	long data;			/* offset in the stream, -1: none */
+	u32 sum;			/* CRC32c of the run, if any */
 	struct siw_mpa_rx rx;		/* the parser as the actor saw it */
 };
 
@@ -489,7 +494,6 @@ struct rx_same {
 	struct rx_same_ev ev[RX_SAME_EVENTS];
 	unsigned int n;
 	unsigned int stop_at;		/* stop after this many; 0: never */
-	const u8 *base;
 	const struct siw_mpa_rx *rx;
 };
 
@@ -506,22 +510,29 @@ static int rx_same_actor(void *ctx, const struct siw_mpa_rx_ev *ev)
 		e->ev = *ev;
 		e->ev.data = NULL;
 		e->ev.crc = ev->crc ? (u32 *)1 : NULL;
-		e->data = ev->data ? ev->data - x->base : -1;
+		e->sum = ev->data ? siw_mpa_crc_update(SIW_MPA_CRC_SEED,
+						       ev->data, ev->len) : 0;
 		e->rx = *x->rx;
 	}
 	x->n++;
 	return x->stop_at && x->n == x->stop_at;
 }
 
-/* siw_mpa_rx_skb()'s loop over one piece, with the parser alone */
+/*
+ * siw_mpa_rx_skb()'s loop with the parser alone, over @buf in the pieces
+ * skb_seq_read() maps of an skb with @head octets in its linear part and
+ * the rest in page fragments
+ */
 static size_t rx_same_parse(struct siw_mpa_rx *rx, const u8 *buf, size_t len,
-			    struct rx_same *x)
+			    size_t head, struct rx_same *x)
 {
+	size_t off = 0, end = min(head, len);
 	struct siw_mpa_rx_ev ev;
-	size_t off = 0;
 
 	while (off < len) {
-		off += siw_mpa_rx_parse(rx, buf + off, len - off, &ev);
+		if (off == end)
+			end = min_t(size_t, len, end + PAGE_SIZE);
+		off += siw_mpa_rx_parse(rx, buf + off, end - off, &ev);
 		if (ev.kind == SIW_MPA_EV_MORE)
 			continue;
 		if (rx_same_actor(x, &ev) || ev.kind == SIW_MPA_EV_ERROR)
@@ -550,14 +561,42 @@ static bool rx_same_event(const struct rx_same_ev *a,
 	       a->ev.crc_rcvd == b->ev.crc_rcvd &&
 	       a->ev.crc_calc == b->ev.crc_calc &&
 	       a->ev.ulpdu_len == b->ev.ulpdu_len && a->ev.err == b->ev.err &&
-	       a->ev.crc == b->ev.crc && a->data == b->data &&
+	       a->ev.crc == b->ev.crc && a->sum == b->sum &&
 	       rx_same_state(&a->rx, &b->rx);
+}
+
+/*
+ * An skb of @buf: @head octets in the linear part, the rest in page
+ * fragments, a page each; NULL if it does not fit SKB_FRAGS of them
+ */
+static struct sk_buff *rx_same_skb(const u8 *buf, size_t len, size_t head)
+{
+	struct sk_buff *skb;
+	size_t at = min(head, len);
+	u32 n;
+	int i;
+
+	if (len - at > SKB_FRAGS * PAGE_SIZE)
+		return NULL;
+	skb = alloc_skb(at, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	skb_put_data(skb, buf, at);
+	for (i = 0; at < len; i++) {
+		n = min_t(size_t, len - at, PAGE_SIZE);
+		rx_skb_add_frag(skb, i, buf + at, n, 0);
+		at += n;
+	}
+	if (skb->len == len)
+		return skb;
+	kfree_skb(skb);
+	return NULL;
 }
 
 /* One walk each way over @buf; false (and a failure) if they differ */
 static bool rx_same_walk(struct kunit *test, const struct mpa_ref *r,
-			 const u8 *buf, bool sums, unsigned int stop_at,
-			 unsigned int *events)
+			 const u8 *buf, size_t head, bool sums,
+			 unsigned int stop_at, unsigned int *events)
 {
 	struct rx_same *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	struct rx_same *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
@@ -568,9 +607,8 @@ static bool rx_same_walk(struct kunit *test, const struct mpa_ref *r,
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	skb = alloc_skb(r->len, GFP_KERNEL);
+	skb = rx_same_skb(buf, r->len, head);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	skb_put_data(skb, buf, r->len);
 	mpa_rx_start(&ra, r);
 	mpa_rx_start(&rb, r);
 	if (sums) {
@@ -581,14 +619,12 @@ static bool rx_same_walk(struct kunit *test, const struct mpa_ref *r,
 	b->stop_at = stop_at;
 	a->rx = &ra;
 	b->rx = &rb;
-	a->base = skb->data;
-	b->base = buf;
 	ua = siw_mpa_rx_skb(&ra, skb, 0, r->len, rx_same_actor, a);
-	ub = rx_same_parse(&rb, buf, r->len, b);
+	ub = rx_same_parse(&rb, buf, r->len, head, b);
 	kfree_skb(skb);
 	*events = b->n;
-	KUNIT_EXPECT_EQ_MSG(test, ua, ub, "octets taken, stop after %u",
-			    stop_at);
+	KUNIT_EXPECT_EQ_MSG(test, ua, ub, "octets taken, stop after %u, head %zu",
+			    stop_at, head);
 	KUNIT_EXPECT_EQ_MSG(test, a->n, b->n, "events, stop after %u",
 			    stop_at);
 	KUNIT_EXPECT_TRUE_MSG(test, rx_same_state(&ra, &rb),
@@ -597,8 +633,9 @@ static bool rx_same_walk(struct kunit *test, const struct mpa_ref *r,
 	for (i = 0; i < min_t(unsigned int, b->n, RX_SAME_EVENTS); i++) {
 		if (rx_same_event(&a->ev[i], &b->ev[i]))
 			continue;
-		KUNIT_FAIL(test, "event %u (kind %d, skb walk kind %d) differs, stop after %u",
-			   i, b->ev[i].ev.kind, a->ev[i].ev.kind, stop_at);
+		KUNIT_FAIL(test, "event %u (kind %d, skb %d) differs, stop %u, head %zu",
+			   i, b->ev[i].ev.kind, a->ev[i].ev.kind, stop_at,
+			   head);
 		return false;
 	}
 	return ua == ub && a->n == b->n && rx_same_state(&ra, &rb);
@@ -610,22 +647,40 @@ static void siw_mpa_rx_skb_same(struct kunit *test)
 	struct mpa_ref *r = rx_ref(test, c->lens, c->n, c->markers, c->crc,
 				   c->pos);
 	u8 *bad = kunit_kmalloc(test, r->len, GFP_KERNEL);
-	unsigned int sums, damage, stop, events, seen;
+	unsigned int sums, damage, stop, events, seen, h, nheads = 0;
+	size_t heads[2 + 2 * RX_LENS];
 	const u8 *buf;
 
 	KUNIT_ASSERT_NOT_NULL(test, bad);
 	memcpy(bad, r->buf, r->len);
 	/* the last FPDU's CRC: an error event after the others */
 	bad[r->fpdu[r->nfpdu - 1].crc] ^= 0x10;
-	for (damage = 0; damage <= c->crc; damage++) {
-		buf = damage ? bad : r->buf;
-		for (sums = 0; sums <= 1; sums++) {
-			if (!rx_same_walk(test, r, buf, sums, 0, &events))
-				return;
-			for (stop = 1; stop <= events; stop++)
-				if (!rx_same_walk(test, r, buf, sums, stop,
-						  &seen))
+	/*
+	 * All linear; and page fragments from inside each FPDU's header
+	 * and CRC on, so that FPDUs lie whole in a piece or not, and the
+	 * walk changes between the two ways
+	 */
+	heads[nheads++] = r->len;
+	heads[nheads++] = r->len / 2;
+	for (h = 0; h < r->nfpdu && nheads + 2 <= ARRAY_SIZE(heads); h++) {
+		heads[nheads++] = r->fpdu[h].hdr + 1;
+		heads[nheads++] = r->fpdu[h].crc + 2;
+	}
+	for (h = 0; h < nheads; h++) {
+		if (r->len - min(heads[h], r->len) > SKB_FRAGS * PAGE_SIZE)
+			continue;
+		for (damage = 0; damage <= c->crc; damage++) {
+			buf = damage ? bad : r->buf;
+			for (sums = 0; sums <= 1; sums++) {
+				if (!rx_same_walk(test, r, buf, heads[h], sums,
+						  0, &events))
 					return;
+				for (stop = 1; stop <= events; stop++)
+					if (!rx_same_walk(test, r, buf,
+							  heads[h], sums,
+							  stop, &seen))
+						return;
+			}
 		}
 	}
 }

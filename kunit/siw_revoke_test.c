@@ -255,12 +255,12 @@ static void revoke_torn_write(struct kunit *test)
 /*
  * A Write of two FPDUs; between them the consumer invalidates the sink
  * (@inval), and registers it again under the same STag, one octet
- * shorter than the Write (@again). The engine keeps the region between
- * the two (siw_ddp_stag_again()): the second FPDU must see the change.
- * Returns the engine.
+ * shorter than the Write (@again), or deregisters it (@dereg). The
+ * engine keeps the region between the two (siw_ddp_stag_again()): the
+ * second FPDU must see the change. Returns the engine.
  */
 static struct siw_engine_rx *rv_two_fpdus(struct kunit *test, bool inval,
-					  bool again, u32 *placed)
+					  bool again, bool dereg, u32 *placed)
 {
 	struct rv_fixture *f = test->priv;
 	struct siw_engine_rx *rx = rv_rx(test, f);
@@ -290,9 +290,15 @@ static struct siw_engine_rx *rv_two_fpdus(struct kunit *test, bool inval,
 		KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
 						      RV_ACCESS), 0);
 	}
+	if (dereg) {
+		/* the engine's reference is the last: close frees it */
+		siw_dereg_mr(&f->mr->base, NULL);
+		f->mr = NULL;
+	}
 	siw_engine_rx_feed(rx, w + first, len - first);
 	siw_engine_rx_close(rx);
-	KUNIT_EXPECT_EQ(test, refcount_read(&f->mr->ref), refs);
+	if (f->mr)
+		KUNIT_EXPECT_EQ(test, refcount_read(&f->mr->ref), refs);
 	return rx;
 }
 
@@ -301,7 +307,7 @@ static void revoke_two_fpdus_control(struct kunit *test)
 {
 	struct rv_fixture *f = test->priv;
 	u32 placed;
-	struct siw_engine_rx *rx = rv_two_fpdus(test, false, false, &placed);
+	struct siw_engine_rx *rx = rv_two_fpdus(test, false, false, false, &placed);
 
 	KUNIT_EXPECT_EQ(test, siw_engine_rx_error(rx), SIW_DDP_OK);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, RV_WRITE_LEN, 0xc3));
@@ -314,7 +320,7 @@ static void revoke_two_fpdus_inval(struct kunit *test)
 {
 	struct rv_fixture *f = test->priv;
 	u32 placed;
-	struct siw_engine_rx *rx = rv_two_fpdus(test, true, false, &placed);
+	struct siw_engine_rx *rx = rv_two_fpdus(test, true, false, false, &placed);
 
 	siw_ddp_expect(test, siw_engine_rx_error(rx),
 		       &(struct siw_ddp_triple)T_DDP_T_INV_STAG);
@@ -331,12 +337,51 @@ static void revoke_two_fpdus_again(struct kunit *test)
 {
 	struct rv_fixture *f = test->priv;
 	u32 placed;
-	struct siw_engine_rx *rx = rv_two_fpdus(test, true, true, &placed);
+	struct siw_engine_rx *rx = rv_two_fpdus(test, true, true, false, &placed);
 
 	siw_ddp_expect(test, siw_engine_rx_error(rx),
 		       &(struct siw_ddp_triple)T_DDP_T_BOUNDS);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, placed, PAGE_SIZE - placed,
 				       RV_FILL));
+}
+
+/* Deregistered between them: the second FPDU finds no region */
+static void revoke_two_fpdus_dereg(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u32 placed;
+	struct siw_engine_rx *rx = rv_two_fpdus(test, false, false, true,
+						&placed);
+
+	siw_ddp_expect(test, siw_engine_rx_error(rx),
+		       &(struct siw_ddp_triple)T_DDP_T_INV_STAG);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, placed, PAGE_SIZE - placed,
+				       RV_FILL));
+}
+
+/*
+ * Registered again under the same STag, shorter: a placement checked
+ * against the old registration is bounded by the new one under the lock
+ */
+static void revoke_place_same_key_shorter(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u8 data[16];
+
+	memset(data, 0xd4, sizeof(data));
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd, f->stag,
+						 false), 0);
+	f->mr->base.length = 64;
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
+					      RV_ACCESS), 0);
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA + 56, data,
+					   sizeof(data), NULL), -ERANGE);
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA - 1, data,
+					   1, NULL), -ERANGE);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, PAGE_SIZE, RV_FILL));
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA + 48, data,
+					   sizeof(data), NULL), 0);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 48, sizeof(data), 0xd4));
 }
 
 /* Registered again under a new key: the old STag places nothing */
@@ -636,9 +681,11 @@ static struct kunit_case siw_revoke_cases[] = {
 	KUNIT_CASE(revoke_torn_write_control),
 	KUNIT_CASE(revoke_torn_write),
 	KUNIT_CASE(revoke_place_new_key),
+	KUNIT_CASE(revoke_place_same_key_shorter),
 	KUNIT_CASE(revoke_two_fpdus_control),
 	KUNIT_CASE(revoke_two_fpdus_inval),
 	KUNIT_CASE(revoke_two_fpdus_again),
+	KUNIT_CASE(revoke_two_fpdus_dereg),
 	KUNIT_CASE(revoke_read_response_stalled),
 	KUNIT_CASE(revoke_read_response_slab),
 	KUNIT_CASE(revoke_dereg_held),

@@ -298,7 +298,7 @@ struct siw_ddp_region {
 	u32 access;
 	enum siw_ddp_region_state state;
 	bool remote_inv;
-	u32 version;
+	u64 version;
 };
 
 /**
@@ -309,8 +309,8 @@ struct siw_ddp_region {
  * @put: drop the reference @lookup took; may be NULL.
  * @unchanged: true if nothing @lookup described in @region (validity,
  *	STag, bounds, rights) has changed since, so that the description
- *	is what a lookup would return now; may be NULL (never). Must not
- *	sleep.
+ *	is what a lookup would return now; may be NULL (then no
+ *	description is reused). Must not sleep.
  */
 struct siw_ddp_mem_ops {
 	int (*lookup)(void *ctx, u32 stag, struct siw_ddp_region *region);

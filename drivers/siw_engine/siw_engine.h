@@ -218,7 +218,7 @@ struct siw_engine_rx_msg {
  *	does not matter. Returns SIW_DDP_OK or the error to report (a
  *	local fault).
  * @tagged_place: copy @len octets at @data to Tagged Offset @to of
- *	region @r, which siw_ddp_stag_resolve() checked for the whole
+ *	region @r, which siw_ddp_stag_again() checked for the whole
  *	segment; @crc as for @recv_place. Returns SIW_DDP_OK or the error
  *	to report.
  * @read_resp: optional; a Read Response segment with header @h and
@@ -274,8 +274,9 @@ enum siw_engine_rx_stage {
  * @pd: protection domain of the QP, compared with the regions'
  * @uq: receive state of the three untagged queues
  * @h: header of the current segment, once decoded
- * @region: tagged segment: the sink, referenced until the segment ends;
- *	Send with Invalidate: the STag to invalidate, until the message ends
+ * @region: tagged message: the sink, referenced until its last segment
+ *	ends (the next segment reuses it while unchanged); Send with
+ *	Invalidate: the STag to invalidate, until the message ends
  * @ulpdu_len: MPA ULPDU Length of the current segment
  * @payload: payload octets of the current segment
  * @done: payload octets of the current segment consumed

@@ -142,8 +142,8 @@ static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
 		r->access = mr->access;
 		r->state = mr->valid ? SIW_DDP_REGION_VALID :
 				       SIW_DDP_REGION_INVALID;
+		r->version = mr->gen;
 	} while (read_seqcount_retry(&mr->seq, seq));
-	r->version = seq;
 }
 
 static int siw_mem_ddp_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
@@ -158,15 +158,23 @@ static int siw_mem_ddp_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
 
 /*
  * Every change to what siw_mr_describe() reads, once the region can be
- * looked up, is a write section of @seq: an unchanged count means an
- * unchanged description (the object stays the index's until it is
- * destroyed, which is such a change too)
+ * looked up, counts in @gen, in the same write section: an unchanged
+ * count is an unchanged description. (Deregistration erases the index
+ * before it revokes: in between a lookup finds nothing where this still
+ * says unchanged, and an access checked then counts as made before the
+ * deregistration; placement still checks validity under the lock.)
  */
 static bool siw_mem_ddp_unchanged(void *ctx, const struct siw_ddp_region *r)
 {
 	struct siw_mr *mr = r->obj;
+	unsigned int seq;
+	u64 gen;
 
-	return !read_seqcount_retry(&mr->seq, r->version);
+	do {
+		seq = read_seqcount_begin(&mr->seq);
+		gen = mr->gen;
+	} while (read_seqcount_retry(&mr->seq, seq));
+	return gen == r->version;
 }
 
 static void siw_mem_ddp_put(void *ctx, struct siw_ddp_region *r)
@@ -318,6 +326,18 @@ static bool siw_mr_live(struct siw_mr *mr, u32 stag)
 	return mr->valid && mr->stag == stag;
 }
 
+/*
+ * Does [@va, @va + @len) lie within the region as registered now? Lock
+ * held: the access was checked against a description that a
+ * registration again under the same STag may have changed since
+ */
+static bool siw_mr_within(struct siw_mr *mr, u64 va, u32 len)
+{
+	lockdep_assert_held(&mr->lock);
+	return va >= mr->va && len <= mr->len &&
+	       va - mr->va <= mr->len - len;
+}
+
 /**
  * siw_mr_usable() - does a region still answer to an STag?
  * @mr: a region the caller holds a reference on
@@ -354,13 +374,15 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
  *	copied (the receive path's FPDU CRC, checked in the same pass)
  *
  * Copies under the region's lock, after checking that the region is
- * still valid and still answers to @stag: an invalidation or
- * deregistration either waits for the copy or refuses it.
+ * still valid, still answers to @stag and, as registered now, holds
+ * the whole range: an invalidation or deregistration either waits for
+ * the copy or refuses it, and a registration again under the same STag
+ * bounds it anew.
  *
  * Context: any; does not sleep.
- * Returns: 0, -EACCES (revoked, or registered again under another key)
- * or -EFAULT (an octet not backed by the region); nothing is copied
- * on -EACCES.
+ * Returns: 0, -EACCES (revoked, or registered again under another key),
+ * -ERANGE (outside the region as registered now) or -EFAULT (an octet
+ * not backed by the region); nothing is copied on -EACCES or -ERANGE.
  */
 int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
 		 u32 len, u32 *crc)
@@ -375,6 +397,8 @@ int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
 	spin_lock_irqsave(&mr->lock, flags);
 	if (!siw_mr_live(mr, stag))
 		rv = -EACCES;
+	else if (!siw_mr_within(mr, va, len))
+		rv = -ERANGE;
 	while (!rv && len) {
 		pg = siw_mr_page(mr, va, &pg_off);
 		if (!pg) {
@@ -501,6 +525,7 @@ int siw_mem_invalidate(struct siw_mem_table *t, const void *pd, u32 stag,
 		rv = -EPERM;
 	if (!rv) {
 		write_seqcount_begin(&mr->seq);
+		mr->gen++;
 		mr->valid = false;
 		write_seqcount_end(&mr->seq);
 	}
@@ -536,6 +561,7 @@ int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access)
 		rv = -EBUSY;
 	if (!rv) {
 		write_seqcount_begin(&mr->seq);
+		mr->gen++;
 		mr->stag = stag;
 		mr->access = access;
 		mr->va = mr->base.iova;
@@ -618,6 +644,7 @@ static void siw_mr_destroy(struct siw_mr *mr)
 
 	spin_lock_irqsave(&mr->lock, flags);
 	write_seqcount_begin(&mr->seq);
+	mr->gen++;
 	mr->valid = false;
 	write_seqcount_end(&mr->seq);
 	spin_unlock_irqrestore(&mr->lock, flags);

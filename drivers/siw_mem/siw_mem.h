@@ -67,6 +67,8 @@ enum siw_mr_kind {
  * @seq: bumped, under @lock, around every change of @stag, @valid,
  *	@access, @va and @len once the region is findable, so that a
  *	lookup reads the five of one moment without taking @lock
+ * @gen: such changes counted, in the same write sections; 64 bits, so
+ *	that an unchanged count means no change (siw_mem_ddp_unchanged())
  * @stag: the STag the region answers to, key included
  * @valid: the region may be accessed (false after invalidation and
  *	from deregistration on)
@@ -91,6 +93,7 @@ struct siw_mr {
 	struct rcu_head rcu;
 	spinlock_t lock;	/* see @lock above */
 	seqcount_spinlock_t seq;
+	u64 gen;
 	u32 stag;
 	bool valid;
 	u32 access;

@@ -332,7 +332,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_parse);
  * it, are what siw_mpa_rx_parse() gives for the same octets (KUnit
  * siw_mpa_rx_skb_same compares the two at every event), but for @field,
  * which only holds a field while one is gathered.
- * @ev is the caller's, so that no event is cleared on each call.
+ * @ev is the caller's, so that the compiler does not clear a new one on
+ * each call (the kernel's stack initialisation).
  * Returns the octets consumed: 0 if the FPDU is not whole in @len; sets
  * *@stop when @actor stopped the walk or the CRC failed.
  */
@@ -391,7 +392,6 @@ static size_t siw_mpa_rx_whole(struct siw_mpa_rx *rx, const u8 *p,
 	ev->crc_rcvd = siw_mpa_crc_get(p + crc_at);
 	ev->crc_calc = siw_mpa_crc_value(rx->crc);
 	if (rx->crc_on && ev->crc_rcvd != ev->crc_calc) {
-		rx->stage = SIW_MPA_RXS_CRC;
 		rx->got = SIW_MPA_CRC_LEN;
 		siw_mpa_rx_fail(rx, SIW_MPA_ERR_CRC);
 		siw_mpa_rx_event(rx, ev, SIW_MPA_EV_ERROR);

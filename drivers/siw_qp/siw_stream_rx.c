@@ -135,6 +135,9 @@ static enum siw_ddp_err siw_rx_tagged_place(void *ctx,
 	case -EACCES:
 		/* invalidated (or deregistered) since the segment began */
 		return SIW_DDP_ERR_DDP_T_INVALID_STAG;
+	case -ERANGE:
+		/* registered again since, not as far */
+		return SIW_DDP_ERR_DDP_T_BASE_BOUNDS;
 	default:
 		return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
 	}
