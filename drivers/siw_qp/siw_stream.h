@@ -54,7 +54,7 @@ struct siw_mr;
  * most SIW_TX_BATCH_PIECES pieces, their framing octets (all but the
  * last FPDU's) in SIW_TX_FRAME_OCTETS
  */
-#define SIW_TX_BATCH_FPDUS	16
+#define SIW_TX_BATCH_FPDUS	48
 #define SIW_TX_BATCH_PIECES	(4 * SIW_ENGINE_TX_PIECES)
 #define SIW_TX_FRAME_OCTETS	1024
 
@@ -62,7 +62,7 @@ struct siw_mr;
  * Order of the pages FPDUs are staged in, and how many such allocations
  * a stream may keep for reuse (siw_tx_stage_start(), tx_stage_ring)
  */
-#define SIW_TX_STAGE_ORDER	3
+#define SIW_TX_STAGE_ORDER	4
 #define SIW_TX_STAGE_RING	8
 
 /*

@@ -307,7 +307,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_pack_swap);
 static uint tx_batch = SIW_TX_BATCH_FPDUS;
 module_param(tx_batch, uint, 0644);
 MODULE_PARM_DESC(tx_batch,
-		 "FPDUs of a message cut ahead and handed to TCP in one sendmsg, 1 to 16 (default 16)");
+		 "FPDUs of a message cut ahead and handed to TCP in one sendmsg, 1 to 48 (default 48)");
 
 static bool zcopy_tx = true;
 module_param(zcopy_tx, bool, 0644);
@@ -358,7 +358,7 @@ static void siw_tx_put_msg(struct siw_stream *s)
 static uint tx_stage_ring = SIW_TX_STAGE_RING;
 module_param(tx_stage_ring, uint, 0644);
 MODULE_PARM_DESC(tx_stage_ring,
-		 "Stage allocations (32 KiB each) a stream keeps and uses again once TCP let go of them, 1 to 8 (default 8)");
+		 "Stage allocations (64 KiB each) a stream keeps and uses again once TCP let go of them, 1 to 8 (default 8)");
 
 /**
  * siw_tx_stage_ring_swap() - set tx_stage_ring (KUnit)
