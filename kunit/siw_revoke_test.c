@@ -194,12 +194,31 @@ static struct siw_engine_rx *rv_rx(struct kunit *test, struct rv_fixture *f)
 	return rx;
 }
 
+/* What the consumer does to the sink between two parts of a Write */
+enum rv_change {
+	RV_KEEP,	/* nothing */
+	RV_INVAL,	/* a Local Invalidate */
+	RV_AGAIN,	/* invalidates, registers again: same STag, no rights */
+};
+
+/*
+ * The consumer invalidates the region, then registers it again under the
+ * same STag with local write access alone: none a peer may use
+ */
+static void rv_again_unwritable(struct kunit *test, struct rv_fixture *f)
+{
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd, f->stag,
+						 false), 0);
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
+					      IB_ACCESS_LOCAL_WRITE), 0);
+}
+
 /*
  * A tagged Write FPDU arrives in two parts; between them the consumer
- * invalidates the sink (@inval) or not. Returns the octets of the
- * region's page that the first part covers.
+ * changes the sink as @change says. Returns the octets of the region's
+ * page that the first part covers.
  */
-static u32 rv_torn_write(struct kunit *test, bool inval)
+static u32 rv_torn_write(struct kunit *test, enum rv_change change)
 {
 	struct rv_fixture *f = test->priv;
 	struct siw_engine_rx *rx = rv_rx(test, f);
@@ -216,11 +235,13 @@ static u32 rv_torn_write(struct kunit *test, bool inval)
 	KUNIT_ASSERT_EQ(test, siw_engine_rx_feed(rx, w, cut), cut);
 	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, 1000, 0xa1));
-	if (inval)
+	if (change == RV_INVAL)
 		KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd,
 							 f->stag, false), 0);
+	if (change == RV_AGAIN)
+		rv_again_unwritable(test, f);
 	siw_engine_rx_feed(rx, w + cut, len - cut);
-	if (inval) {
+	if (change != RV_KEEP) {
 		siw_ddp_expect(test, siw_engine_rx_error(rx),
 			       &(struct siw_ddp_triple)T_DDP_T_INV_STAG);
 		KUNIT_EXPECT_TRUE(test, siw_engine_rx_stopped(rx));
@@ -234,7 +255,7 @@ static u32 rv_torn_write(struct kunit *test, bool inval)
 static void revoke_torn_write_control(struct kunit *test)
 {
 	struct rv_fixture *f = test->priv;
-	u32 first = rv_torn_write(test, false);
+	u32 first = rv_torn_write(test, RV_KEEP);
 
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, first, RV_WRITE_LEN - first,
 				       0xa1));
@@ -246,7 +267,21 @@ static void revoke_torn_write_control(struct kunit *test)
 static void revoke_torn_write(struct kunit *test)
 {
 	struct rv_fixture *f = test->priv;
-	u32 first = rv_torn_write(test, true);
+	u32 first = rv_torn_write(test, RV_INVAL);
+
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, first, PAGE_SIZE - first,
+				       RV_FILL));
+}
+
+/*
+ * Registered again under the same STag, without remote write, while the
+ * FPDU was half received: its checked rights are gone, the rest of the
+ * FPDU lands nowhere
+ */
+static void revoke_torn_write_again(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u32 first = rv_torn_write(test, RV_AGAIN);
 
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, first, PAGE_SIZE - first,
 				       RV_FILL));
@@ -361,11 +396,13 @@ static void revoke_two_fpdus_dereg(struct kunit *test)
 
 /*
  * Registered again under the same STag, shorter: a placement checked
- * against the old registration is bounded by the new one under the lock
+ * against the old registration is refused, inside the new bounds too;
+ * one checked against the new one goes through
  */
 static void revoke_place_same_key_shorter(struct kunit *test)
 {
 	struct rv_fixture *f = test->priv;
+	u64 old = f->mr->gen;
 	u8 data[16];
 
 	memset(data, 0xd4, sizeof(data));
@@ -374,20 +411,39 @@ static void revoke_place_same_key_shorter(struct kunit *test)
 	f->mr->base.length = 64;
 	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
 					      RV_ACCESS), 0);
-	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA + 56, data,
-					   sizeof(data), NULL), -ERANGE);
-	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA - 1, data,
-					   1, NULL), -ERANGE);
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, old, RV_IOVA + 56, data,
+					   sizeof(data), NULL), -EACCES);
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, old, RV_IOVA + 48, data,
+					   sizeof(data), NULL), -EACCES);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, PAGE_SIZE, RV_FILL));
-	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA + 48, data,
-					   sizeof(data), NULL), 0);
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->mr->gen, RV_IOVA + 48,
+					   data, sizeof(data), NULL), 0);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 48, sizeof(data), 0xd4));
+}
+
+/*
+ * Registered again under the same STag without remote read while a Read
+ * Response from it was under way: its next FPDU takes nothing
+ */
+static void revoke_read_response_same_key(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	struct siw_mr_src src;
+	u64 gen = f->mr->gen;
+
+	rv_again_unwritable(test, f);
+	KUNIT_EXPECT_FALSE(test, siw_mr_usable(f->mr, gen));
+	KUNIT_EXPECT_EQ(test, siw_mr_get_page(f->mr, gen, RV_IOVA, 1024, true,
+					      &src), -EACCES);
+	/* the new registration serves accesses checked against it */
+	KUNIT_EXPECT_TRUE(test, siw_mr_usable(f->mr, f->mr->gen));
 }
 
 /* Registered again under a new key: the old STag places nothing */
 static void revoke_place_new_key(struct kunit *test)
 {
 	struct rv_fixture *f = test->priv;
+	u64 gen = f->mr->gen;
 	u8 data[16];
 	u32 old = f->stag;
 
@@ -397,10 +453,10 @@ static void revoke_place_new_key(struct kunit *test)
 	f->stag = (old & ~SIW_STAG_KEY_MASK) | 0x12;
 	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
 					      RV_ACCESS), 0);
-	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, old, RV_IOVA, data,
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, gen, RV_IOVA, data,
 					   sizeof(data), NULL), -EACCES);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, PAGE_SIZE, RV_FILL));
-	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->stag, RV_IOVA, data,
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->mr->gen, RV_IOVA, data,
 					   sizeof(data), NULL), 0);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, sizeof(data), 0xb2));
 }
@@ -415,21 +471,22 @@ static void revoke_read_response_stalled(struct kunit *test)
 {
 	struct rv_fixture *f = test->priv;
 	struct siw_mr_src src;
+	u64 gen = f->mr->gen;
 	int count;
 
 	count = page_ref_count(f->page);
-	KUNIT_ASSERT_EQ(test, siw_mr_get_page(f->mr, f->stag, RV_IOVA, 1024,
+	KUNIT_ASSERT_EQ(test, siw_mr_get_page(f->mr, gen, RV_IOVA, 1024,
 					      true, &src), 0);
 	KUNIT_EXPECT_PTR_EQ(test, src.page, f->page);
 	KUNIT_EXPECT_TRUE(test, src.ref);
 	KUNIT_EXPECT_EQ(test, page_ref_count(f->page), count + 1);
-	KUNIT_EXPECT_TRUE(test, siw_mr_usable(f->mr, f->stag));
+	KUNIT_EXPECT_TRUE(test, siw_mr_usable(f->mr, gen));
 
 	/* the peer's Send with Invalidate, processed by the receive path */
 	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd, f->stag,
 						 true), 0);
-	KUNIT_EXPECT_FALSE(test, siw_mr_usable(f->mr, f->stag));
-	KUNIT_EXPECT_EQ(test, siw_mr_get_page(f->mr, f->stag, RV_IOVA + 1024,
+	KUNIT_EXPECT_FALSE(test, siw_mr_usable(f->mr, gen));
+	KUNIT_EXPECT_EQ(test, siw_mr_get_page(f->mr, gen, RV_IOVA + 1024,
 					      1024, true, &src), -EACCES);
 	/* the page of the FPDU already cut cannot be freed under it */
 	KUNIT_EXPECT_EQ(test, page_ref_count(f->page), count + 1);
@@ -448,7 +505,7 @@ static void revoke_read_response_slab(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(buf, 0xc3, 64);
 	mr = rv_fastreg(test, f, buf, 0x21);
-	KUNIT_EXPECT_EQ(test, siw_mr_get_page(mr, f->stag, RV_IOVA +
+	KUNIT_EXPECT_EQ(test, siw_mr_get_page(mr, mr->gen, RV_IOVA +
 					      offset_in_page(buf), 64, true,
 					      &src), 0);
 	KUNIT_EXPECT_TRUE(test, src.ref);
@@ -459,7 +516,7 @@ static void revoke_read_response_slab(struct kunit *test)
 		put_page(src.page);
 	}
 	/* a send work request's own memory: its owner keeps it */
-	KUNIT_EXPECT_EQ(test, siw_mr_get_page(mr, f->stag, RV_IOVA +
+	KUNIT_EXPECT_EQ(test, siw_mr_get_page(mr, mr->gen, RV_IOVA +
 					      offset_in_page(buf), 64, false,
 					      &src), 0);
 	KUNIT_EXPECT_FALSE(test, src.ref);
@@ -502,11 +559,13 @@ static void revoke_dereg_held(struct kunit *test)
 	struct siw_mr *held;
 	bool returned;
 	u8 data[8] = { };
+	u64 gen;
 
 	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	held = siw_mr_get(&f->sdev->mem, f->stag);
 	KUNIT_ASSERT_PTR_EQ(test, held, f->mr);
+	gen = held->gen;
 	d->mr = f->mr;
 	f->mr = NULL;
 	init_completion(&d->done);
@@ -516,8 +575,8 @@ static void revoke_dereg_held(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, returned,
 			      "dereg_mr waited for a holder of the region");
 	if (returned) {
-		KUNIT_EXPECT_FALSE(test, siw_mr_usable(held, f->stag));
-		KUNIT_EXPECT_EQ(test, siw_mr_place(held, f->stag, RV_IOVA,
+		KUNIT_EXPECT_FALSE(test, siw_mr_usable(held, gen));
+		KUNIT_EXPECT_EQ(test, siw_mr_place(held, gen, RV_IOVA,
 						   data, sizeof(data), NULL),
 				-EACCES);
 		KUNIT_EXPECT_PTR_EQ(test, siw_mr_get(&f->sdev->mem, f->stag),
@@ -680,6 +739,7 @@ static void revoke_reserved_unfindable(struct kunit *test)
 static struct kunit_case siw_revoke_cases[] = {
 	KUNIT_CASE(revoke_torn_write_control),
 	KUNIT_CASE(revoke_torn_write),
+	KUNIT_CASE(revoke_torn_write_again),
 	KUNIT_CASE(revoke_place_new_key),
 	KUNIT_CASE(revoke_place_same_key_shorter),
 	KUNIT_CASE(revoke_two_fpdus_control),
@@ -687,6 +747,7 @@ static struct kunit_case siw_revoke_cases[] = {
 	KUNIT_CASE(revoke_two_fpdus_again),
 	KUNIT_CASE(revoke_two_fpdus_dereg),
 	KUNIT_CASE(revoke_read_response_stalled),
+	KUNIT_CASE(revoke_read_response_same_key),
 	KUNIT_CASE(revoke_read_response_slab),
 	KUNIT_CASE(revoke_dereg_held),
 	KUNIT_CASE(revoke_lookup_mid_change),

@@ -12,8 +12,8 @@
  *
  * The same spinlock is held across every access to a region's memory
  * and is taken to revoke it (invalidation, deregistration): an access
- * checks that the region is valid and answers to the STag it was
- * granted through, copies (placement) or takes a page reference
+ * checks that the region is valid and unchanged since the access was
+ * checked (&siw_mr.gen), copies (placement) or takes a page reference
  * (transmit), and lets go. Once a revocation returned, no access is
  * under way and none starts. A reference to the description only keeps
  * the description; the memory goes at deregistration.
@@ -231,6 +231,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_check);
  * @va: the SGE's address
  * @len: the SGE's length
  * @access: IB_ACCESS_LOCAL_WRITE for a receive or Read sink, else 0
+ * @gen: the region's change count the access was checked at, for
+ *	siw_mr_place(), siw_mr_get_page() and siw_mr_usable()
  * @err: why the access was refused, if it was
  *
  * Context: any; does not sleep.
@@ -239,7 +241,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_check);
  */
 struct siw_mr *siw_mr_get_local(struct siw_mem_table *t, struct ib_pd *pd,
 				u32 lkey, u64 va, u32 len, u32 access,
-				enum siw_mem_err *err)
+				u64 *gen, enum siw_mem_err *err)
 {
 	struct siw_ddp_region r;
 	struct siw_mr *mr;
@@ -255,6 +257,7 @@ struct siw_mr *siw_mr_get_local(struct siw_mem_table *t, struct ib_pd *pd,
 		siw_mr_put(mr);
 		return NULL;
 	}
+	*gen = r.version;
 	return mr;
 }
 
@@ -319,43 +322,38 @@ static struct page *siw_mr_page(struct siw_mr *mr, u64 va,
 	return NULL;
 }
 
-/* May an access granted through @stag touch @mr's memory? Lock held */
-static bool siw_mr_live(struct siw_mr *mr, u32 stag)
-{
-	lockdep_assert_held(&mr->lock);
-	return mr->valid && mr->stag == stag;
-}
-
 /*
- * Does [@va, @va + @len) lie within the region as registered now? Lock
- * held: the access was checked against a description that a
- * registration again under the same STag may have changed since
+ * May an access checked against the description of change count @gen
+ * touch @mr's memory? Lock held. A registration again under the same
+ * STag follows an invalidation, and both count: an equal count means
+ * the region was neither revoked nor changed in bounds, rights or key
+ * since the check, so what the check found still holds.
  */
-static bool siw_mr_within(struct siw_mr *mr, u64 va, u32 len)
+static bool siw_mr_live(struct siw_mr *mr, u64 gen)
 {
 	lockdep_assert_held(&mr->lock);
-	return va >= mr->va && len <= mr->len &&
-	       va - mr->va <= mr->len - len;
+	return mr->valid && mr->gen == gen;
 }
 
 /**
- * siw_mr_usable() - does a region still answer to an STag?
+ * siw_mr_usable() - is a region as it was when an access was checked?
  * @mr: a region the caller holds a reference on
- * @stag: the STag an access was granted through, key included
+ * @gen: its change count when the access was checked
+ *	(&siw_ddp_region.version, or what siw_mr_get_local() returned)
  *
  * For a sender between FPDUs: a false answer stops the message. The
  * pages already taken with siw_mr_get_page() stay the caller's.
  *
  * Context: any.
- * Returns: true if @mr is valid and its STag is @stag.
+ * Returns: true if @mr is valid and unchanged since.
  */
-bool siw_mr_usable(struct siw_mr *mr, u32 stag)
+bool siw_mr_usable(struct siw_mr *mr, u64 gen)
 {
 	unsigned long flags;
 	bool live;
 
 	spin_lock_irqsave(&mr->lock, flags);
-	live = siw_mr_live(mr, stag);
+	live = siw_mr_live(mr, gen);
 	spin_unlock_irqrestore(&mr->lock, flags);
 	return live;
 }
@@ -366,7 +364,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
  * @mr: a region the caller holds a reference on and checked the whole
  *	access against when it was granted (siw_mr_check() or the DDP
  *	layer's STag checks)
- * @stag: the STag it was granted through, key included
+ * @gen: its change count when the access was checked
+ *	(&siw_ddp_region.version, or what siw_mr_get_local() returned)
  * @va: Tagged Offset (or address) of the first octet
  * @data: the octets
  * @len: their number
@@ -374,17 +373,16 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
  *	copied (the receive path's FPDU CRC, checked in the same pass)
  *
  * Copies under the region's lock, after checking that the region is
- * still valid, still answers to @stag and, as registered now, holds
- * the whole range: an invalidation or deregistration either waits for
- * the copy or refuses it, and a registration again under the same STag
- * bounds it anew.
+ * still valid and unchanged since the check: an invalidation or
+ * deregistration either waits for the copy or refuses it, and so does
+ * a registration again under the same STag (which follows an
+ * invalidation), whatever bounds and rights it gives.
  *
  * Context: any; does not sleep.
- * Returns: 0, -EACCES (revoked, or registered again under another key),
- * -ERANGE (outside the region as registered now) or -EFAULT (an octet
- * not backed by the region); nothing is copied on -EACCES or -ERANGE.
+ * Returns: 0, -EACCES (revoked or changed since the check; nothing is
+ * copied) or -EFAULT (an octet not backed by the region).
  */
-int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
+int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 		 u32 len, u32 *crc)
 {
 	unsigned int pg_off;
@@ -395,10 +393,8 @@ int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
 	u32 n;
 
 	spin_lock_irqsave(&mr->lock, flags);
-	if (!siw_mr_live(mr, stag))
+	if (!siw_mr_live(mr, gen))
 		rv = -EACCES;
-	else if (!siw_mr_within(mr, va, len))
-		rv = -ERANGE;
 	while (!rv && len) {
 		pg = siw_mr_page(mr, va, &pg_off);
 		if (!pg) {
@@ -426,7 +422,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_place);
  * siw_mr_get_page() - take the page holding a Tagged Offset, to send from
  * @mr: a region the caller holds a reference on and checked the access
  *	against when it was granted
- * @stag: the STag it was granted through, key included
+ * @gen: its change count when the access was checked
  * @va: Tagged Offset (or address) of the first octet
  * @len: octets wanted from there; the page serves at most
  *	PAGE_SIZE - @src->off of them
@@ -443,10 +439,10 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_place);
  * work request completes.
  *
  * Context: any; does not sleep.
- * Returns: 0, -EACCES (revoked, or registered again under another key),
- * -EFAULT (not backed) or -ENOMEM.
+ * Returns: 0, -EACCES (revoked or changed since the check), -EFAULT
+ * (not backed) or -ENOMEM.
  */
-int siw_mr_get_page(struct siw_mr *mr, u32 stag, u64 va, u32 len,
+int siw_mr_get_page(struct siw_mr *mr, u64 gen, u64 va, u32 len,
 		    bool copy_slab, struct siw_mr_src *src)
 {
 	unsigned long flags;
@@ -454,7 +450,7 @@ int siw_mr_get_page(struct siw_mr *mr, u32 stag, u64 va, u32 len,
 	int rv = 0;
 
 	spin_lock_irqsave(&mr->lock, flags);
-	if (!siw_mr_live(mr, stag)) {
+	if (!siw_mr_live(mr, gen)) {
 		rv = -EACCES;
 		goto out;
 	}

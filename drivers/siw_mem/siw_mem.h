@@ -15,10 +15,11 @@
  * description alive, never the memory: invalidation and deregistration
  * revoke the region under its lock, and every access to the region's
  * memory (siw_mr_place(), siw_mr_get_page()) checks, under that same
- * lock, that the region is valid and still answers to the STag the
- * access was granted through. So an access is either done before the
- * revocation returns or refused after it, and deregistration never
- * waits for a holder. See Documentation/security.rst.
+ * lock, that the region is valid and has not changed since the access
+ * was checked (its change count, &siw_mr.gen). So an access is either
+ * done before the revocation returns or refused after it, even if the
+ * region was registered again under the same STag, and deregistration
+ * never waits for a holder. See Documentation/security.rst.
  */
 #ifndef SIW_MEM_H
 #define SIW_MEM_H
@@ -68,7 +69,9 @@ enum siw_mr_kind {
  *	@access, @va and @len once the region is findable, so that a
  *	lookup reads the five of one moment without taking @lock
  * @gen: such changes counted, in the same write sections; 64 bits, so
- *	that an unchanged count means no change (siw_mem_ddp_unchanged())
+ *	that an unchanged count means no change (siw_mem_ddp_unchanged(),
+ *	and every access to the memory against the count it was checked
+ *	at)
  * @stag: the STag the region answers to, key included
  * @valid: the region may be accessed (false after invalidation and
  *	from deregistration on)
@@ -172,12 +175,12 @@ enum siw_mem_err siw_mr_check(const struct siw_ddp_region *r, const void *pd,
 			      u32 stag, u64 va, u32 len, u32 access);
 struct siw_mr *siw_mr_get_local(struct siw_mem_table *t, struct ib_pd *pd,
 				u32 lkey, u64 va, u32 len, u32 access,
-				enum siw_mem_err *err);
-int siw_mr_place(struct siw_mr *mr, u32 stag, u64 va, const void *data,
+				u64 *gen, enum siw_mem_err *err);
+int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 		 u32 len, u32 *crc);
-int siw_mr_get_page(struct siw_mr *mr, u32 stag, u64 va, u32 len,
+int siw_mr_get_page(struct siw_mr *mr, u64 gen, u64 va, u32 len,
 		    bool copy_slab, struct siw_mr_src *src);
-bool siw_mr_usable(struct siw_mr *mr, u32 stag);
+bool siw_mr_usable(struct siw_mr *mr, u64 gen);
 int siw_mr_pgidx(u64 base, u32 first_off, u8 shift, u64 va, u32 *idx,
 		 u32 *off);
 int siw_mem_invalidate(struct siw_mem_table *t, const void *pd, u32 stag,

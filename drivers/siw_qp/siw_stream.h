@@ -94,10 +94,12 @@ struct siw_orq_entry {
  * struct siw_irq_entry - one inbound Read Request awaiting its response
  * @rr: the request
  * @mr: the source region, referenced (NULL for a zero-length Read)
+ * @gen: @mr's change count when the request was checked
  */
 struct siw_irq_entry {
 	struct siw_rdmap_rreq rr;
 	struct siw_mr *mr;
+	u64 gen;
 };
 
 /**
@@ -234,6 +236,7 @@ enum siw_tx_kind {
  * @rx: the receive engine
  * @rx_wqe: the receive work request bound to the Send arriving
  * @rx_mr: regions of @rx_wqe's SGEs, referenced
+ * @rx_gen: their change counts when they were checked
  * @rx_bound: @rx_wqe is bound
  * @rx_rtr_wait: responder of a peer-to-peer connection: the first FPDU
  *	is the RTR and is reported to the CM, never placed
@@ -333,6 +336,7 @@ struct siw_stream {
 	struct siw_engine_rx rx;
 	struct siw_wqe rx_wqe;
 	struct siw_mr *rx_mr[SIW_DEV_MAX_SGE];
+	u64 rx_gen[SIW_DEV_MAX_SGE];
 	bool rx_bound;
 	bool rx_rtr_wait;
 	bool rx_zero_rtr;

@@ -58,7 +58,8 @@ static int siw_rx_check_sgl(struct siw_stream *s, u32 *len)
 		s->rx_mr[i] = siw_mr_get_local(qdev->mem, s->qp->base.pd,
 					       w->sge[i].lkey, w->sge[i].laddr,
 					       w->sge[i].length,
-					       IB_ACCESS_LOCAL_WRITE, &err);
+					       IB_ACCESS_LOCAL_WRITE,
+					       &s->rx_gen[i], &err);
 		if (!s->rx_mr[i])
 			return -EACCES;
 		total += w->sge[i].length;
@@ -109,7 +110,7 @@ static enum siw_ddp_err siw_rx_recv_place(void *ctx,
 		}
 		off = mo;
 		n = min(len, w->sge[i].length - off);
-		if (siw_mr_place(s->rx_mr[i], w->sge[i].lkey,
+		if (siw_mr_place(s->rx_mr[i], s->rx_gen[i],
 				 w->sge[i].laddr + off, data, n, crc))
 			return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
 		data += n;
@@ -129,15 +130,15 @@ static enum siw_ddp_err siw_rx_tagged_place(void *ctx,
 	/* the responder places nothing before the RTR */
 	if (s->rx_rtr_wait)
 		return SIW_DDP_ERR_LLP_NO_RTR;
-	switch (siw_mr_place(r->obj, r->stag, to, data, len, crc)) {
+	switch (siw_mr_place(r->obj, r->version, to, data, len, crc)) {
 	case 0:
 		return SIW_DDP_OK;
 	case -EACCES:
-		/* invalidated (or deregistered) since the segment began */
+		/*
+		 * invalidated (or deregistered) since the segment was
+		 * checked, and maybe registered again under the same STag
+		 */
 		return SIW_DDP_ERR_DDP_T_INVALID_STAG;
-	case -ERANGE:
-		/* registered again since, not as far */
-		return SIW_DDP_ERR_DDP_T_BASE_BOUNDS;
 	default:
 		return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
 	}
@@ -199,6 +200,7 @@ static enum siw_ddp_err siw_rx_read_req(void *ctx,
 		e = &s->irq[s->irq_put++ % s->ird];
 		e->rr = *rr;
 		e->mr = src->obj;
+		e->gen = src->version;
 		if (e->mr)
 			siw_mr_hold(e->mr);
 	}

@@ -651,13 +651,14 @@ static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 }
 
 /*
- * Describe [@va, @va + @len) of @mr, granted through @stag, as page
- * segments from s->seg[*n], with a reference on each page that takes
- * one (siw_tx_put_msg() drops them); @copy_slab: see siw_mr_get_page().
- * Returns 0, or -EACCES if @mr was revoked.
+ * Describe [@va, @va + @len) of @mr, checked at change count @gen, as
+ * page segments from s->seg[*n], with a reference on each page that
+ * takes one (siw_tx_put_msg() drops them); @copy_slab: see
+ * siw_mr_get_page(). Returns 0, or -EACCES if @mr was revoked or
+ * changed since.
  */
 static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr,
-			    u32 stag, u64 va, u32 len, bool copy_slab, u32 *n)
+			    u64 gen, u64 va, u32 len, bool copy_slab, u32 *n)
 {
 	struct siw_mr_src src;
 	int rv;
@@ -666,7 +667,7 @@ static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr,
 	while (len) {
 		if (*n >= s->seg_max)
 			return -EFAULT;
-		rv = siw_mr_get_page(mr, stag, va, len, copy_slab, &src);
+		rv = siw_mr_get_page(mr, gen, va, len, copy_slab, &src);
 		if (rv)
 			return rv;
 		if (src.ref)
@@ -697,6 +698,7 @@ static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 	struct siw_wqe *w = &s->wqe;
 	enum siw_mem_err err;
 	struct siw_mr *mr;
+	u64 gen;
 	u32 i;
 	int rv;
 
@@ -706,15 +708,14 @@ static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 			continue;
 		mr = siw_mr_get_local(s->qp->qdev->mem, s->qp->base.pd,
 				      w->sge[i].lkey, w->sge[i].laddr,
-				      w->sge[i].length, access, &err);
+				      w->sge[i].length, access, &gen, &err);
 		if (!mr)
 			return -EACCES;
 		if (!n) {
 			siw_mr_put(mr);
 		} else {
 			s->tx_mr[s->tx_nmr++] = mr;
-			rv = siw_tx_add_range(s, mr, w->sge[i].lkey,
-					      w->sge[i].laddr,
+			rv = siw_tx_add_range(s, mr, gen, w->sge[i].laddr,
 					      w->sge[i].length, false, n);
 			if (rv)
 				return rv;
@@ -965,8 +966,8 @@ static int siw_tx_start_rresp(struct siw_stream *s)
 
 	rv = siw_tx_seg_reserve(s, siw_tx_range_segs(rr->len));
 	if (!rv && rr->len)
-		rv = siw_tx_add_range(s, s->rresp.mr, rr->src_stag, rr->src_to,
-				      rr->len, true, &n);
+		rv = siw_tx_add_range(s, s->rresp.mr, s->rresp.gen,
+				      rr->src_to, rr->len, true, &n);
 	if (rv == -EACCES)
 		return siw_tx_rresp_revoked(s);
 	if (rv)
@@ -1316,7 +1317,7 @@ static void siw_tx_sk_drop(struct siw_stream *s, unsigned int *held)
 static bool siw_tx_rresp_usable(const struct siw_stream *s)
 {
 	return s->tx_kind != SIW_TX_RRESP || !s->rresp.mr ||
-	       siw_mr_usable(s->rresp.mr, s->rresp.rr.src_stag);
+	       siw_mr_usable(s->rresp.mr, s->rresp.gen);
 }
 
 /*
