@@ -396,29 +396,73 @@ static int siw_tx_frame(struct siw_engine_tx *tx, struct siw_engine_txd *d)
 	return rv;
 }
 
+/* @len payload octets from the cursor, copied to @out with their CRC */
+static int siw_tx_flat_payload(struct siw_engine_tx *tx, u8 *out, u32 len)
+{
+	const struct siw_engine_seg *s;
+	u32 abs, n;
+	void *va;
+
+	while (len) {
+		if (tx->seg_i >= tx->cur.nseg)
+			return -EPROTO;
+		s = &tx->cur.seg[tx->seg_i];
+		if (tx->seg_off >= s->len) {
+			tx->seg_i++;
+			tx->seg_off = 0;
+			continue;
+		}
+		n = min(siw_tx_chunk(s, tx->seg_off), len);
+		abs = s->off + tx->seg_off;
+		if (s->kind == SIW_ENGINE_SEG_PAGE) {
+			va = kmap_local_page(siw_nth_page(s->page,
+							  abs >> PAGE_SHIFT));
+			siw_mpa_fpdu_data_copy(&tx->fpdu, out,
+					       va + offset_in_page(abs), n);
+			kunmap_local(va);
+		} else {
+			siw_mpa_fpdu_data_copy(&tx->fpdu, out,
+					       (const u8 *)s->addr +
+					       tx->seg_off, n);
+		}
+		tx->seg_off += n;
+		out += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /*
  * Frame the segment whole into the stage, which has room for it, when
- * no marker can fall inside: the MPA header and trailer are written in
- * place rather than handed out as pieces
+ * no marker can fall inside: length, header, payload, pad and CRC
+ * written in place, in one pass each, and handed out as the FPDU's one
+ * staged piece (the octets siw_tx_frame() would stage piece by piece)
  */
 static int siw_tx_frame_flat(struct siw_engine_tx *tx,
-			     struct siw_engine_txd *d, u32 ulpdu_len)
+			     struct siw_engine_txd *d, u32 payload)
 {
 	struct siw_engine_stage *st = tx->stage;
 	u8 *out = st->buf + st->used;
+	u8 *p = out + SIW_MPA_HDR_LEN;
 	int rv;
 
-	rv = siw_mpa_fpdu_flat(&tx->fpdu, &tx->mpa, ulpdu_len, out);
+	rv = siw_mpa_fpdu_flat(&tx->fpdu, &tx->mpa, tx->hdr_len + payload,
+			       out);
 	if (rv)
 		return rv;
-	siw_tx_staged(tx, d, SIW_MPA_HDR_LEN);
-	rv = siw_tx_ulpdu(tx, d, 0, ulpdu_len);
+	siw_mpa_fpdu_data_copy(&tx->fpdu, p, tx->hdr, tx->hdr_len);
+	rv = siw_tx_flat_payload(tx, p + tx->hdr_len, payload);
 	if (rv)
 		return rv;
 	rv = siw_mpa_fpdu_flat_end(&tx->fpdu, out);
 	if (rv < 0)
 		return rv;
-	siw_tx_staged(tx, d, rv - SIW_MPA_HDR_LEN - ulpdu_len);
+	d->piece[0] = (struct siw_engine_seg){
+		.addr = out, .len = rv, .kind = SIW_ENGINE_SEG_STAGED,
+	};
+	d->n = 1;
+	d->wire_len = rv;
+	st->used += rv;
 	return 0;
 }
 
@@ -481,7 +525,7 @@ int siw_engine_tx_next(struct siw_engine_tx *tx, struct siw_engine_txd *d)
 	    tx->stage->size - tx->stage->used)
 		tx->stage = NULL;
 	if (tx->stage && !tx->mpa.markers) {
-		rv = siw_tx_frame_flat(tx, d, tx->hdr_len + payload);
+		rv = siw_tx_frame_flat(tx, d, payload);
 	} else {
 		rv = siw_mpa_fpdu_begin(&tx->fpdu, &tx->mpa,
 					tx->hdr_len + payload);
