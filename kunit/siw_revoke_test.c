@@ -19,6 +19,7 @@
 #include <linux/highmem.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 
 #include "siw_dev/siw_dev.h"
@@ -37,6 +38,7 @@
  * @pd: a PD of that device
  * @mr: a fast-registration MR mapping @page, registered as @stag
  * @page: the region's memory, filled with RV_FILL
+ * @other: a page the consumer maps the MR to for its next use, or NULL
  * @stag: the STag it is registered under
  */
 struct rv_fixture {
@@ -44,6 +46,7 @@ struct rv_fixture {
 	struct ib_pd pd;
 	struct siw_mr *mr;
 	struct page *page;
+	struct page *other;
 	u32 stag;
 };
 
@@ -71,9 +74,10 @@ static struct siw_mr *rv_fastreg(struct kunit *test, struct rv_fixture *f,
 	base->iova = RV_IOVA + offset_in_page(addr);
 	base->length = PAGE_SIZE - offset_in_page(addr);
 	base->page_size = PAGE_SIZE;
-	mr->pbl[0] = (u64)(uintptr_t)addr & PAGE_MASK;
-	mr->npages = 1;
-	mr->first_off = offset_in_page(addr);
+	/* what map_mr_sg leaves for the REG_MR */
+	mr->map_pbl[0] = (u64)(uintptr_t)addr & PAGE_MASK;
+	mr->map_npages = 1;
+	mr->map_off = offset_in_page(addr);
 	f->stag = (mr->stag & ~SIW_STAG_KEY_MASK) | key;
 	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(mr, &f->pd, f->stag, RV_ACCESS),
 			0);
@@ -111,6 +115,8 @@ static void rv_exit(struct kunit *test)
 	siw_mem_table_destroy(&f->sdev->mem);
 	siw_stats_free(f->sdev->stats);
 	__free_page(f->page);
+	if (f->other)
+		__free_page(f->other);
 }
 
 /*
@@ -199,6 +205,7 @@ enum rv_change {
 	RV_KEEP,	/* nothing */
 	RV_INVAL,	/* a Local Invalidate */
 	RV_AGAIN,	/* invalidates, registers again: same STag, no rights */
+	RV_REMAP,	/* maps the MR to @other for its next REG_MR */
 };
 
 /*
@@ -211,6 +218,22 @@ static void rv_again_unwritable(struct kunit *test, struct rv_fixture *f)
 						 false), 0);
 	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
 					      IB_ACCESS_LOCAL_WRITE), 0);
+}
+
+/*
+ * The consumer maps the still registered MR to f->other, as a ULP does
+ * before it posts LOCAL_INV and REG_MR for the MR's next use
+ */
+static void rv_map_other(struct kunit *test, struct rv_fixture *f)
+{
+	struct scatterlist sg;
+
+	sg_init_table(&sg, 1);
+	sg_set_page(&sg, f->other, PAGE_SIZE, 0);
+	/* the RDMA core's software DMA mapping: kernel virtual addresses */
+	sg_dma_address(&sg) = (u64)(uintptr_t)page_address(f->other);
+	sg_dma_len(&sg) = PAGE_SIZE;
+	KUNIT_ASSERT_EQ(test, siw_map_mr_sg(&f->mr->base, &sg, 1, NULL), 1);
 }
 
 /*
@@ -240,8 +263,10 @@ static u32 rv_torn_write(struct kunit *test, enum rv_change change)
 							 f->stag, false), 0);
 	if (change == RV_AGAIN)
 		rv_again_unwritable(test, f);
+	if (change == RV_REMAP)
+		rv_map_other(test, f);
 	siw_engine_rx_feed(rx, w + cut, len - cut);
-	if (change != RV_KEEP) {
+	if (change == RV_INVAL || change == RV_AGAIN) {
 		siw_ddp_expect(test, siw_engine_rx_error(rx),
 			       &(struct siw_ddp_triple)T_DDP_T_INV_STAG);
 		KUNIT_EXPECT_TRUE(test, siw_engine_rx_stopped(rx));
@@ -271,6 +296,37 @@ static void revoke_torn_write(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, first, PAGE_SIZE - first,
 				       RV_FILL));
+}
+
+/*
+ * Mapped for its next use while the FPDU was half received: the region
+ * as registered keeps its pages until the REG_MR, so the rest of the
+ * Write lands where the Write was checked, and nothing in the newly
+ * mapped page; once registered again, the new pages serve
+ */
+static void revoke_torn_write_remap(struct kunit *test)
+{
+	struct rv_fixture *f = test->priv;
+	u8 data[16];
+	u64 va;
+
+	f->other = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->other);
+	memset(page_address(f->other), RV_FILL, PAGE_SIZE);
+	rv_torn_write(test, RV_REMAP);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, RV_WRITE_LEN, 0xa1));
+	KUNIT_EXPECT_TRUE(test, rv_all(f->other, 0, PAGE_SIZE, RV_FILL));
+
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd, f->stag,
+						 false), 0);
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
+					      RV_ACCESS), 0);
+	memset(data, 0xe7, sizeof(data));
+	va = f->mr->base.iova;
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->mr->gen, va + 32, data,
+					   sizeof(data), NULL), 0);
+	KUNIT_EXPECT_TRUE(test, rv_all(f->other, 32, sizeof(data), 0xe7));
+	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, RV_WRITE_LEN, 0xa1));
 }
 
 /*
@@ -415,6 +471,11 @@ static void revoke_place_same_key_shorter(struct kunit *test)
 					   sizeof(data), NULL), -EACCES);
 	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, old, RV_IOVA + 48, data,
 					   sizeof(data), NULL), -EACCES);
+	/* and placement stays inside the registration whatever it is given */
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->mr->gen, RV_IOVA + 56,
+					   data, sizeof(data), NULL), -ERANGE);
+	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->mr->gen, RV_IOVA - 1,
+					   data, 1, NULL), -ERANGE);
 	KUNIT_EXPECT_TRUE(test, rv_all(f->page, 0, PAGE_SIZE, RV_FILL));
 	KUNIT_EXPECT_EQ(test, siw_mr_place(f->mr, f->mr->gen, RV_IOVA + 48,
 					   data, sizeof(data), NULL), 0);
@@ -740,6 +801,7 @@ static struct kunit_case siw_revoke_cases[] = {
 	KUNIT_CASE(revoke_torn_write_control),
 	KUNIT_CASE(revoke_torn_write),
 	KUNIT_CASE(revoke_torn_write_again),
+	KUNIT_CASE(revoke_torn_write_remap),
 	KUNIT_CASE(revoke_place_new_key),
 	KUNIT_CASE(revoke_place_same_key_shorter),
 	KUNIT_CASE(revoke_two_fpdus_control),

@@ -146,9 +146,10 @@ static int st_region(struct kunit *test, struct st_fixture *f)
 	base->iova = ST_IOVA;
 	base->length = PAGE_SIZE;
 	base->page_size = PAGE_SIZE;
-	f->mr->pbl[0] = (u64)(uintptr_t)page_address(f->page);
-	f->mr->npages = 1;
-	f->mr->first_off = 0;
+	/* what map_mr_sg leaves for the REG_MR */
+	f->mr->map_pbl[0] = (u64)(uintptr_t)page_address(f->page);
+	f->mr->map_npages = 1;
+	f->mr->map_off = 0;
 	f->stag = (f->mr->stag & ~SIW_STAG_KEY_MASK) | 0x5e;
 	return siw_mem_fastreg(f->mr, &f->pd, f->stag, ST_ACCESS);
 }

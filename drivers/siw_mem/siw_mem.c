@@ -104,6 +104,7 @@ static void siw_mr_release(struct siw_mr *mr)
 {
 	kvfree(mr->pages);
 	kfree(mr->pbl);
+	kfree(mr->map_pbl);
 	/* a lookup may still be looking at it, under RCU */
 	kfree_rcu(mr, rcu);
 }
@@ -122,9 +123,10 @@ void siw_mr_put(struct siw_mr *mr)
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_put);
 
 /*
- * A snapshot of one moment: the accesses that follow check validity
- * and STag again under the lock (siw_mr_live()), so the snapshot only
- * has to be consistent, not current.
+ * A snapshot of one moment: the accesses that follow check under the
+ * lock that the region is still valid and its change count the one read
+ * here (siw_mr_live()), so the snapshot only has to be consistent, not
+ * current.
  */
 static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
 {
@@ -190,6 +192,12 @@ const struct siw_ddp_mem_ops siw_mem_ddp_ops = {
 };
 EXPORT_SYMBOL_IF_KUNIT(siw_mem_ddp_ops);
 
+/* Does [@va, @va + @n) lie within [@base, @base + @len)? */
+static bool siw_range_within(u64 base, u64 len, u64 va, u64 n)
+{
+	return va >= base && va - base <= len && n <= len - (va - base);
+}
+
 /**
  * siw_mr_check() - may a local access go through a region?
  * @r: the region as looked up
@@ -204,8 +212,6 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_ddp_ops);
 enum siw_mem_err siw_mr_check(const struct siw_ddp_region *r, const void *pd,
 			      u32 stag, u64 va, u32 len, u32 access)
 {
-	u64 off;
-
 	if (r->stag != stag)
 		return SIW_MEM_ERR_STAG;
 	if (r->state != SIW_DDP_REGION_VALID)
@@ -214,10 +220,7 @@ enum siw_mem_err siw_mr_check(const struct siw_ddp_region *r, const void *pd,
 		return SIW_MEM_ERR_PD;
 	if ((r->access & access) != access)
 		return SIW_MEM_ERR_ACCESS;
-	if (va < r->base)
-		return SIW_MEM_ERR_BOUNDS;
-	off = va - r->base;
-	if (off > r->len || len > r->len - off)
+	if (!siw_range_within(r->base, r->len, va, len))
 		return SIW_MEM_ERR_BOUNDS;
 	return SIW_MEM_OK;
 }
@@ -314,10 +317,10 @@ static struct page *siw_mr_page(struct siw_mr *mr, u64 va,
 		return mr->pages[idx];
 	case SIW_MR_FASTREG:
 		if (siw_mr_pgidx(mr->va, mr->first_off, mr->page_shift, va,
-				 &idx, &off) || idx >= READ_ONCE(mr->npages) ||
+				 &idx, &off) || idx >= mr->npages ||
 		    idx >= mr->max_pages)
 			return NULL;
-		return siw_kaddr_page(READ_ONCE(mr->pbl[idx]) + off, pg_off);
+		return siw_kaddr_page(mr->pbl[idx] + off, pg_off);
 	}
 	return NULL;
 }
@@ -380,7 +383,9 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
  *
  * Context: any; does not sleep.
  * Returns: 0, -EACCES (revoked or changed since the check; nothing is
- * copied) or -EFAULT (an octet not backed by the region).
+ * copied), -ERANGE (outside the region: the caller did not check the
+ * range; nothing is copied) or -EFAULT (an octet not backed by the
+ * region).
  */
 int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 		 u32 len, u32 *crc)
@@ -395,6 +400,8 @@ int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 	spin_lock_irqsave(&mr->lock, flags);
 	if (!siw_mr_live(mr, gen))
 		rv = -EACCES;
+	else if (!siw_range_within(mr->va, mr->len, va, len))
+		rv = -ERANGE;
 	while (!rv && len) {
 		pg = siw_mr_page(mr, va, &pg_off);
 		if (!pg) {
@@ -562,6 +569,12 @@ int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access)
 		mr->access = access;
 		mr->va = mr->base.iova;
 		mr->len = mr->base.length;
+		/* the pages map_mr_sg gave, from now on */
+		memcpy(mr->pbl, mr->map_pbl,
+		       mr->map_npages * sizeof(*mr->pbl));
+		mr->npages = mr->map_npages;
+		mr->page_shift = mr->map_shift;
+		mr->first_off = mr->map_off;
 		mr->valid = true;
 		write_seqcount_end(&mr->seq);
 	}
@@ -846,11 +859,14 @@ struct ib_mr *siw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
 	mr->pbl = SIW_FAULT(kcalloc(max_num_sg, sizeof(*mr->pbl), GFP_KERNEL));
-	if (!mr->pbl) {
+	mr->map_pbl = SIW_FAULT(kcalloc(max_num_sg, sizeof(*mr->map_pbl),
+					GFP_KERNEL));
+	if (!mr->pbl || !mr->map_pbl) {
 		rv = -ENOMEM;
 		goto err_free;
 	}
 	mr->max_pages = max_num_sg;
+	mr->map_shift = PAGE_SHIFT;
 	rv = siw_mr_publish(mr);
 	if (rv)
 		goto err_free;
@@ -866,19 +882,22 @@ static int siw_mr_set_page(struct ib_mr *base, u64 addr)
 {
 	struct siw_mr *mr = to_siw_mr(base);
 
-	if (mr->npages >= mr->max_pages)
+	if (mr->map_npages >= mr->max_pages)
 		return -ENOMEM;
-	WRITE_ONCE(mr->pbl[mr->npages], addr);
-	WRITE_ONCE(mr->npages, mr->npages + 1);
+	mr->map_pbl[mr->map_npages++] = addr;
 	return 0;
 }
 
 /**
  * siw_map_mr_sg() - the map_mr_sg verb
- * @base: a fast-registration MR, invalid
+ * @base: a fast-registration MR; it may still be registered (a consumer
+ *	maps it before it posts LOCAL_INV and REG_MR)
  * @sg: DMA-mapped scatterlist
  * @sg_nents: its entries
  * @sg_offset: offset into the first entry
+ *
+ * Maps the pages for the next REG_MR (&siw_mr.map_pbl): the region as
+ * registered now, which a peer may be using, keeps its own.
  *
  * Returns: the number of entries mapped (ib_sg_to_pages()).
  */
@@ -888,12 +907,13 @@ int siw_map_mr_sg(struct ib_mr *base, struct scatterlist *sg, int sg_nents,
 	struct siw_mr *mr = to_siw_mr(base);
 	int n;
 
-	WRITE_ONCE(mr->npages, 0);
+	mr->map_npages = 0;
 	n = ib_sg_to_pages(base, sg, sg_nents, sg_offset, siw_mr_set_page);
-	mr->page_shift = ilog2(base->page_size);
-	mr->first_off = base->iova & (base->page_size - 1);
+	mr->map_shift = ilog2(base->page_size);
+	mr->map_off = base->iova & (base->page_size - 1);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_map_mr_sg);
 
 /**
  * siw_dereg_mr() - the dereg_mr verb

@@ -88,6 +88,15 @@ enum siw_mr_kind {
  * @pages: the pages of @umem, in order (SIW_MR_USER)
  * @pbl: kernel virtual addresses of the pages (SIW_MR_FASTREG); the
  *	RDMA core's software DMA mapping makes them so
+ * @map_pbl: the page list map_mr_sg wrote, for the next REG_MR (which
+ *	copies it, with @map_npages, @map_shift and @map_off, to @pbl,
+ *	@npages, @page_shift and @first_off): a consumer maps the MR
+ *	for its next use while the current registration may still be
+ *	valid and in a peer's hands, and that registration keeps its
+ *	pages until it is invalidated
+ * @map_npages: entries of @map_pbl in use
+ * @map_shift: log2 of the page size map_mr_sg was given
+ * @map_off: offset of the mapped IOVA in the first page
  */
 struct siw_mr {
 	struct ib_mr base;
@@ -110,6 +119,10 @@ struct siw_mr {
 	struct ib_umem *umem;
 	struct page **pages;
 	u64 *pbl;
+	u64 *map_pbl;
+	u32 map_npages;
+	u8 map_shift;
+	u32 map_off;
 };
 
 /**
