@@ -692,9 +692,11 @@ static int rv_midreg_reader(void *arg)
 }
 
 /*
- * Changes the region the way a fast registration does, under its lock
- * and sequence count, and starts the reader on the other CPU half way:
- * the lookup must not return until the change is whole.
+ * Changes the region's key and bounds under its lock and sequence
+ * count, as a fast registration's write section does (its change count
+ * is left alone: only the lookup is under test), and starts the reader
+ * on the other CPU half way: the lookup must not return until the
+ * change is whole.
  */
 static int rv_midreg_writer(void *arg)
 {

@@ -20,6 +20,9 @@
  * idle one, so that what the peer gets was sent by the doorbell, and so
  * does the case of a kernel consumer's post from a thread. The cases of
  * what the work does turn that post's own sending off (tx_direct_kernel).
+ * The Read Response cases put the real work back once the idle one ran
+ * for the Read Request, so that the consumer acts between the request's
+ * check and its answer.
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
@@ -46,7 +49,8 @@
 #include "siw_engine_test.h"
 
 #define ST_IOVA		0x80000ULL
-#define ST_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE)
+#define ST_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_READ)
 #define ST_FILL		0x3c
 #define ST_DATA		0xd7
 /* the receive buffer: ST_BUF_LEN octets at ST_BUF_OFF of the page */
@@ -59,6 +63,11 @@
 #define ST_BATCH_MTU	600
 #define ST_MSG		4000
 #define ST_SEND_WRID	0x5e4d000000000000ULL
+/* the peer's Read: ST_RR_LEN octets from ST_RR_SRC_OFF of the region */
+#define ST_RR_SRC_OFF	512
+#define ST_RR_LEN	1024
+#define ST_RR_DATA	0x6b
+#define ST_RR_SINK_TO	0x9000ULL
 
 /**
  * struct st_fixture - a device, a region, a CQ, a QP, its stream and
@@ -67,6 +76,7 @@
  * @pd: a PD of that device
  * @mr: a fast-registration region mapping @page, under @stag
  * @page: the region's memory, filled with ST_FILL
+ * @other: the page the region is registered again to, or NULL
  * @stag: its STag
  * @cq: the QP's send and receive CQ
  * @cq_made: @cq was created (and is to be destroyed)
@@ -95,6 +105,7 @@ struct st_fixture {
 	struct ib_pd pd;
 	struct siw_mr *mr;
 	struct page *page;
+	struct page *other;
 	u32 stag;
 	struct siw_cq *cq;
 	bool cq_made;
@@ -254,6 +265,8 @@ static int st_stream(struct kunit *test, struct st_fixture *f)
 	s->conn.ird = 1;
 	s->conn.ord = 1;
 	s->initiator = true;
+	/* no CM endpoint: a stream that ends after its Terminate tells none */
+	s->closed_told = true;
 	spin_lock_init(&s->lock);
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, st_tx_work_unrun);
@@ -357,6 +370,8 @@ static void st_exit(struct kunit *test)
 	}
 	if (f->page)
 		__free_page(f->page);
+	if (f->other)
+		__free_page(f->other);
 }
 
 /* Post one receive of ST_BUF_LEN octets at ST_BUF_OFF of the region */
@@ -375,6 +390,56 @@ static void st_post_recv(struct kunit *test, struct st_fixture *f)
 	KUNIT_ASSERT_EQ(test, siw_post_recv(&f->qp->base, &wr, &bad), 0);
 }
 
+/* @m framed by the transmit engine in FPDUs for an MSS of @mss */
+static struct eng_wire *st_peer_frame(struct kunit *test,
+				      const struct siw_engine_msg *m,
+				      size_t size, u32 mss)
+{
+	struct siw_engine_txd d = { .max = SIW_ENGINE_TX_PIECES };
+	struct siw_engine_tx *tx;
+	struct eng_wire *w;
+	int rv;
+
+	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
+	d.piece = kunit_kcalloc(test, SIW_ENGINE_TX_PIECES, sizeof(*d.piece),
+				GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, tx && d.piece);
+	w = eng_wire_new(test, size);
+	siw_engine_tx_init(tx, false, true, mss);
+	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, m), 0);
+	while ((rv = siw_engine_tx_next(tx, &d)) == 1)
+		KUNIT_ASSERT_TRUE(test, eng_wire_put(w, &d));
+	KUNIT_ASSERT_EQ(test, rv, 0);
+	return w;
+}
+
+/* The peer puts @len octets from @buf on its socket */
+static void st_peer_put(struct kunit *test, struct st_fixture *f,
+			const u8 *buf, u32 len)
+{
+	struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { };
+
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(f->peer, &msg, &iov, 1, len),
+			(int)len);
+}
+
+/* A Send of @len octets of ST_DATA as the peer frames it */
+static struct eng_wire *st_peer_send_wire(struct kunit *test, u32 len,
+					  u32 mss)
+{
+	struct siw_engine_seg seg = { .kind = SIW_ENGINE_SEG_KVA, .len = len };
+	struct siw_engine_msg m = {
+		.opcode = SIW_RDMAP_SEND, .sgl = { .seg = &seg, .nseg = 1 },
+	};
+	u8 *data = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	memset(data, ST_DATA, len);
+	seg.addr = data;
+	return st_peer_frame(test, &m, 2 * len + 4096, mss);
+}
+
 /*
  * The peer sends a Send of @len octets of ST_DATA, framed by the
  * transmit engine in FPDUs for an MSS of @mss, over its socket.
@@ -382,34 +447,9 @@ static void st_post_recv(struct kunit *test, struct st_fixture *f)
 static void st_peer_send(struct kunit *test, struct st_fixture *f, u32 len,
 			 u32 mss)
 {
-	struct siw_engine_seg seg = { .kind = SIW_ENGINE_SEG_KVA, .len = len };
-	struct siw_engine_msg m = {
-		.opcode = SIW_RDMAP_SEND, .sgl = { .seg = &seg, .nseg = 1 },
-	};
-	struct siw_engine_txd d = { .max = SIW_ENGINE_TX_PIECES };
-	struct siw_engine_tx *tx;
-	struct eng_wire *w;
-	struct msghdr msg = { };
-	struct kvec iov;
-	u8 *data;
-	int rv;
+	struct eng_wire *w = st_peer_send_wire(test, len, mss);
 
-	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
-	d.piece = kunit_kcalloc(test, SIW_ENGINE_TX_PIECES, sizeof(*d.piece),
-				GFP_KERNEL);
-	data = kunit_kmalloc(test, len, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, tx && d.piece && data);
-	memset(data, ST_DATA, len);
-	seg.addr = data;
-	w = eng_wire_new(test, 2 * len + 4096);
-	siw_engine_tx_init(tx, false, true, mss);
-	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, &m), 0);
-	while ((rv = siw_engine_tx_next(tx, &d)) == 1)
-		KUNIT_ASSERT_TRUE(test, eng_wire_put(w, &d));
-	KUNIT_ASSERT_EQ(test, rv, 0);
-	iov = (struct kvec){ .iov_base = w->buf, .iov_len = w->len };
-	KUNIT_ASSERT_EQ(test, kernel_sendmsg(f->peer, &msg, &iov, 1, w->len),
-			(int)w->len);
+	st_peer_put(test, f, w->buf, w->len);
 }
 
 /*
@@ -434,13 +474,36 @@ static void st_receive(struct st_fixture *f)
 }
 
 /*
- * The peer reads its end until its receive engine reports a Terminate,
- * the connection ends or ST_WAIT_MS passed. Returns the peer.
+ * What the data-ready callback does, until the stream took @n octets
+ * more from the socket (or its engine stopped, or ST_WAIT_MS passed)
  */
-static struct eng_peer *st_peer_read(struct kunit *test, struct st_fixture *f)
+static void st_receive_octets(struct st_fixture *f, u32 n)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
-	struct eng_peer *p = eng_peer_new(test, 64);
+	struct sock *sk = f->ours->sk;
+	u32 start = READ_ONCE(tcp_sk(sk)->copied_seq);
+
+	for (;;) {
+		lock_sock(sk);
+		siw_rx_read_sock(f->s);
+		release_sock(sk);
+		if (READ_ONCE(tcp_sk(sk)->copied_seq) - start >= n ||
+		    siw_engine_rx_stopped(&f->s->rx) ||
+		    time_after(jiffies, end))
+			break;
+		msleep(20);
+	}
+}
+
+/*
+ * The peer @p reads its end until its receive engine reports a
+ * Terminate, a message arrived whole (@until_msg), the connection ends
+ * or ST_WAIT_MS passed
+ */
+static void st_peer_read_into(struct kunit *test, struct st_fixture *f,
+			      struct eng_peer *p, bool until_msg)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
 	struct siw_engine_rx *rx = kunit_kzalloc(test, sizeof(*rx),
 						 GFP_KERNEL);
 	struct msghdr msg = { };
@@ -452,7 +515,7 @@ static struct eng_peer *st_peer_read(struct kunit *test, struct st_fixture *f)
 	KUNIT_ASSERT_TRUE(test, rx && buf);
 	eng_rx_start(rx, p, 1, false, true);
 	while (!p->nterm && !siw_engine_rx_stopped(rx) &&
-	       time_before(jiffies, end)) {
+	       !(until_msg && p->ndone) && time_before(jiffies, end)) {
 		iov = (struct kvec){ .iov_base = buf, .iov_len = 512 };
 		rv = kernel_recvmsg(f->peer, &msg, &iov, 1, 512, MSG_DONTWAIT);
 		if (rv > 0)
@@ -462,6 +525,17 @@ static struct eng_peer *st_peer_read(struct kunit *test, struct st_fixture *f)
 		else
 			break;
 	}
+}
+
+/*
+ * The peer reads its end until its receive engine reports a Terminate,
+ * the connection ends or ST_WAIT_MS passed. Returns the peer.
+ */
+static struct eng_peer *st_peer_read(struct kunit *test, struct st_fixture *f)
+{
+	struct eng_peer *p = eng_peer_new(test, 64);
+
+	st_peer_read_into(test, f, p, false);
 	return p;
 }
 
@@ -610,6 +684,192 @@ static void stream_term_on_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->term.layer, c->exp.layer);
 	KUNIT_EXPECT_EQ(test, p->term.etype, c->exp.etype);
 	KUNIT_EXPECT_EQ(test, p->term.ecode, c->exp.ecode);
+}
+
+/* What the consumer does to the region while a peer's access is under way */
+enum st_change {
+	ST_KEEP,	/* nothing */
+	ST_INVAL,	/* a Local Invalidate */
+	ST_AGAIN,	/* invalidates, registers again: same STag, no remote read */
+	ST_REMAP,	/* invalidates, registers again: same STag, another page */
+};
+
+static void st_change(struct kunit *test, struct st_fixture *f,
+		      enum st_change c)
+{
+	u32 access = ST_ACCESS;
+
+	if (c == ST_KEEP)
+		return;
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd, f->stag,
+						 false), 0);
+	if (c == ST_INVAL)
+		return;
+	if (c == ST_AGAIN)
+		access &= ~IB_ACCESS_REMOTE_READ;
+	if (c == ST_REMAP) {
+		f->other = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, f->other);
+		memset(page_address(f->other), ST_FILL, PAGE_SIZE);
+		/* what map_mr_sg leaves for the REG_MR */
+		f->mr->map_pbl[0] = (u64)(uintptr_t)page_address(f->other);
+	}
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag, access),
+			0);
+}
+
+/**
+ * struct st_rv - a region changed while a peer's access to it waits
+ * @name: the case
+ * @change: what the consumer does to it
+ */
+struct st_rv {
+	const char *name;
+	enum st_change change;
+};
+
+static const struct st_rv st_rr_cases[] = {
+	{ "source unchanged", ST_KEEP },
+	{ "source invalidated", ST_INVAL },
+	{ "registered again without remote read", ST_AGAIN },
+	{ "registered again to another page", ST_REMAP },
+};
+
+SIW_DDP_CASE_DESC(st_rv);
+KUNIT_ARRAY_PARAM(st_rr, st_rr_cases, st_rv_desc);
+
+/*
+ * The peer's Read Request is checked when it arrives (source STag, PD,
+ * bounds, remote read) and queued; the consumer changes the source
+ * before the transmit work answers it. The response reads the source
+ * the check saw, or nothing: once that registration is gone, the peer
+ * gets a Terminate (RDMAP, remote protection error, invalid STag) and
+ * none of the region's octets, old pages or new (Documentation/
+ * security.rst). The access is the one the receive path checked: the
+ * transmit side must not take the region's state when it answers.
+ */
+static void stream_read_resp_checked_source(struct kunit *test)
+{
+	const struct st_rv *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct siw_rdmap_rreq rr = {
+		.sink_stag = eng_stag(1, 0x77), .sink_to = ST_RR_SINK_TO,
+		.src_stag = f->stag, .src_to = ST_IOVA + ST_RR_SRC_OFF,
+		.len = ST_RR_LEN,
+	};
+	struct siw_engine_msg m = {
+		.opcode = SIW_RDMAP_READ_REQ, .rreq = &rr,
+	};
+	struct eng_peer *p = eng_peer_new(test, 64);
+	struct eng_wire *w;
+
+	memset(page_address(f->page) + ST_RR_SRC_OFF, ST_RR_DATA, ST_RR_LEN);
+	eng_region_set(p, 1, 0x77, ST_RR_SINK_TO, ST_RR_LEN,
+		       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+		       &eng_pd_a, true, false);
+	w = st_peer_frame(test, &m, 4096, 9000);
+	st_peer_put(test, f, w->buf, w->len);
+	st_receive_octets(f, w->len);
+	KUNIT_ASSERT_FALSE(test, siw_engine_rx_stopped(&f->s->rx));
+	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(f->s->irq_put), 1U,
+			    "the Read Request was not queued");
+
+	/* the receive path's kick ran the idle work; the real one answers */
+	flush_work(&f->s->tx_work);
+	st_change(test, f, c->change);
+	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	schedule_work(&f->s->tx_work);
+	st_peer_read_into(test, f, p, true);
+	flush_work(&f->s->tx_work);
+	KUNIT_EXPECT_FALSE(test, p->bad);
+	KUNIT_EXPECT_TRUE(test, eng_peer_guards_ok(p));
+	if (c->change == ST_KEEP) {
+		KUNIT_EXPECT_EQ(test, p->nterm, 0U);
+		KUNIT_ASSERT_EQ_MSG(test, p->ndone, 1U, "no Read Response");
+		KUNIT_EXPECT_EQ(test, p->done[0].opcode, SIW_RDMAP_READ_RESP);
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(p->reg[0].mem, ST_RR_DATA,
+						    ST_RR_LEN));
+		return;
+	}
+	KUNIT_ASSERT_EQ_MSG(test, p->nterm, 1U,
+			    "the peer received no Terminate");
+	KUNIT_EXPECT_EQ(test, p->term.layer, 0x0);
+	KUNIT_EXPECT_EQ(test, p->term.etype, 0x1);
+	KUNIT_EXPECT_EQ(test, p->term.ecode, 0x00);
+	KUNIT_EXPECT_EQ_MSG(test, p->nrresp, 0U,
+			    "a Read Response came from a revoked source");
+	KUNIT_EXPECT_TRUE(test, eng_untouched(p->reg[0].mem, ST_RR_LEN));
+	/* and the stream ended after it */
+	KUNIT_EXPECT_TRUE(test, f->s->term_sent);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(f->s->stopped));
+}
+
+static const struct st_rv st_recv_rv_cases[] = {
+	{ "buffer unchanged", ST_KEEP },
+	{ "buffer invalidated", ST_INVAL },
+	{ "registered again to another page", ST_REMAP },
+};
+
+KUNIT_ARRAY_PARAM(st_recv_rv, st_recv_rv_cases, st_rv_desc);
+
+/*
+ * A Send of several FPDUs binds a posted receive at its first FPDU,
+ * which checks the receive's buffer (lkey, PD, bounds, local write);
+ * the consumer changes the buffer's region before the rest arrives.
+ * The rest lands where the check said, or nowhere: once that
+ * registration is gone the receive completes with a local protection
+ * error, the stream stops with a Terminate (RDMAP, local catastrophic
+ * error) and no octet reaches the old page or the new one.
+ */
+static void stream_send_buffer_checked(struct kunit *test)
+{
+	const struct st_rv *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct eng_wire *w;
+	u32 first, placed;
+	struct ib_wc wc;
+
+	st_post_recv(test, f);
+	w = st_peer_send_wire(test, ST_BUF_LEN, 128);
+	/* the first FPDU: its ULPDU, pad and CRC (RFC 5044 section 4) */
+	placed = (w->buf[0] << 8 | w->buf[1]);
+	first = ALIGN(2 + placed, 4) + 4;
+	placed -= SIW_DDP_UNTAGGED_HLEN;
+	KUNIT_ASSERT_LT(test, first, w->len);
+	st_peer_put(test, f, w->buf, first);
+	st_receive_octets(f, first);
+	KUNIT_ASSERT_FALSE(test, siw_engine_rx_stopped(&f->s->rx));
+	KUNIT_ASSERT_TRUE(test, st_all(f->page, ST_BUF_OFF, placed, ST_DATA));
+
+	st_change(test, f, c->change);
+	st_peer_put(test, f, w->buf + first, w->len - first);
+	st_receive(f);
+	st_one_wc(test, f, &wc);
+	if (c->change == ST_KEEP) {
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.byte_len, ST_BUF_LEN);
+		KUNIT_EXPECT_TRUE(test, st_all(f->page, ST_BUF_OFF, ST_BUF_LEN,
+					       ST_DATA));
+		KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_RTS);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, wc.status, IB_WC_LOC_PROT_ERR, "status %s",
+			    ib_wc_status_msg(wc.status));
+	KUNIT_EXPECT_TRUE(test, siw_engine_rx_stopped(&f->s->rx));
+	siw_ddp_expect(test, siw_engine_rx_error(&f->s->rx),
+		       &(struct siw_ddp_triple)SIW_T(0x0, 0x0, 0x00));
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(f->s->term_pending));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_TERMINATE);
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, 0, ST_BUF_OFF, ST_FILL));
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, ST_BUF_OFF + placed,
+				       PAGE_SIZE - ST_BUF_OFF - placed,
+				       ST_FILL));
+	if (f->other)
+		KUNIT_EXPECT_TRUE(test, st_all(f->other, 0, PAGE_SIZE,
+					       ST_FILL));
+	/* it does not complete a second time when the stream stops */
+	st_stop(f);
+	KUNIT_EXPECT_EQ(test, siw_poll_cq(&f->cq->base, 1, &wc), 0);
 }
 
 /* Post a signalled Send of @len octets from the region's start */
@@ -1682,6 +1942,8 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_send_fits),
 	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
 	KUNIT_CASE_PARAM(stream_term_on_stop, st_term_gen_params),
+	KUNIT_CASE_PARAM(stream_read_resp_checked_source, st_rr_gen_params),
+	KUNIT_CASE_PARAM(stream_send_buffer_checked, st_recv_rv_gen_params),
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE(stream_tx_batch),
 	KUNIT_CASE_PARAM(stream_tx_stage_crc_off, st_copy_gen_params),

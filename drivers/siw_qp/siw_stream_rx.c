@@ -111,8 +111,16 @@ static enum siw_ddp_err siw_rx_recv_place(void *ctx,
 		off = mo;
 		n = min(len, w->sge[i].length - off);
 		if (siw_mr_place(s->rx_mr[i], s->rx_gen[i],
-				 w->sge[i].laddr + off, data, n, crc))
+				 w->sge[i].laddr + off, data, n, crc)) {
+			/*
+			 * The consumer revoked the buffer's region under
+			 * its posted receive: that receive fails on its
+			 * memory, not as flushed, and the stream stops
+			 */
+			siw_rx_unbind(s, IB_WC_LOC_PROT_ERR, 0, 0, false,
+				      false);
 			return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
+		}
 		data += n;
 		len -= n;
 		mo = 0;
