@@ -66,13 +66,14 @@
 #define FZ_POOL_SIZE	(16 * 1024)
 #define FZ_SEGS_MAX	12		/* full segments per message */
 #define FZ_SHORT_SEGS	4		/* short segments it may start with */
+#define FZ_EMPTY_SEGS	2		/* empty ones inside a tagged message */
 #define FZ_EXTRA_MAX	64		/* octets a lengthened ULPDU gains */
 #define FZ_SEG_MAX	1024		/* largest segment payload */
 #define FZ_RBUF_MAX	4096
 #define FZ_ULPDU_MAX	(SIW_DDP_UNTAGGED_HLEN + FZ_RBUF_MAX + FZ_EXTRA_MAX)
 #define FZ_GARBAGE_MAX	300
 #define FZ_MAX_FPDU	256
-#define FZ_FPDU_ROOM	(2 * (FZ_SEGS_MAX + FZ_SHORT_SEGS) + 2)
+#define FZ_FPDU_ROOM	(2 * (FZ_SEGS_MAX + FZ_SHORT_SEGS + FZ_EMPTY_SEGS) + 2)
 #define FZ_MAX_BAD	32
 #define FZ_PLENTY	1000		/* receive buffers of most streams */
 #define FZ_SKB_MAX	3000		/* an skb's stream octets */
@@ -320,6 +321,7 @@ enum fz_cut {
  * @nfpdu: FPDUs written
  * @fpdu_end: stream offset after each one
  * @open_after: after each one, a tagged message goes on into the region
+ * @nempty: empty segments inside tagged messages, not the last, undamaged
  *	its last segment checked (the receiver holds that region)
  * @npending: Read Requests whose slot comes back later
  * @pending: the FPDU after which each one's comes back
@@ -368,6 +370,7 @@ struct fz_gen {
 	u32 nfpdu;
 	u32 fpdu_end[FZ_MAX_FPDU];
 	bool open_after[FZ_MAX_FPDU];
+	u32 nempty;
 	u32 npending;
 	u32 pending[FZ_MAX_FPDU];
 	u32 ncredit;
@@ -542,19 +545,24 @@ static void fz_bad_rreq(struct fz_rng *r, u8 *fx)
 	struct siw_rdmap_rreq rr;
 
 	siw_rdmap_rreq_decode(fx, &rr);
-	switch (fz_below(r, 6)) {
+	switch (fz_below(r, 7)) {
 	case 0:
 		rr.src_stag = fz_bad_stag(r, rr.src_stag);
 		break;
 	case 1:
-		/* a source that is no source: 2, 3, 6 or 7, with its key */
-		rr.src_stag = fz_stag(&fz_regions[fz_no_srcs[fz_below(r, 4)] - 1]);
-		break;
 	case 2:
+		/*
+		 * a source that is no source: 2, 3, 6 or 7, with its key,
+		 * read from (a zero-length Read would check nothing)
+		 */
+		rr.src_stag = fz_stag(&fz_regions[fz_no_srcs[fz_below(r, 4)] - 1]);
+		rr.len = max(rr.len, 1U);
+		break;
 	case 3:
+	case 4:
 		rr.src_to = fz_bad_to(r, fz_region_of(rr.src_stag));
 		break;
-	case 4:
+	case 5:
 		rr.len = fz_chance(r, 2) ? fz_bad_u32(r, rr.len) :
 			 fz_region_of(rr.src_stag)->len + fz_below(r, 4);
 		break;
@@ -945,7 +953,7 @@ static void fz_tagged(struct fz_gen *g, u8 opcode)
 						      fz_rresp_sinks;
 	const struct fz_region_def *d;
 	struct siw_ddp_hdr h = { .opcode = opcode, .tagged = true };
-	u32 len, done = 0, n, i = 0, off;
+	u32 len, done = 0, n, i = 0, off, empty = 0;
 	const u8 *data;
 	u64 to;
 
@@ -964,6 +972,20 @@ static void fz_tagged(struct fz_gen *g, u8 opcode)
 		to = fz_next(&g->rng);
 	}
 	do {
+		/*
+		 * now and then an empty segment that is not the last: it
+		 * places nothing and has nothing checked (RFC 5041 5.2),
+		 * and the receiver holds no region after it
+		 */
+		if (len && empty < FZ_EMPTY_SEGS && fz_chance(&g->rng, 12)) {
+			empty++;
+			h.to = to + done;
+			h.last = false;
+			fz_segment(g, &h, NULL, 0, NULL, 0, FZ_C_NONE);
+			g->nempty += !g->tainted;
+			if (g->ended)
+				break;
+		}
 		n = fz_seg_len(g, len - done, i++);
 		h.to = to + done;
 		h.last = done + n == len;
@@ -1101,6 +1123,7 @@ static void fz_generate(struct fz_gen *g, u64 seed, unsigned int idx)
 	g->ndone = 0;
 	g->nrreq = 0;
 	g->placed = 0;
+	g->nempty = 0;
 	g->want_term = false;
 	memset(g->want_rbuf, ENG_GUARD_VAL, FZ_RBUF_MAX);
 	for (i = 0; i < FZ_NREG; i++)
@@ -1693,6 +1716,7 @@ static void fz_check_answer(struct fz_run *r)
  * @msgs: messages completed
  * @reads: Read Requests delivered
  * @terms: Terminates delivered
+ * @empty: empty tagged segments inside messages, undamaged (fz_gen.nempty)
  * @errors: streams stopped on each error
  * @causes: streams whose well-formed part ended for each cause
  */
@@ -1706,6 +1730,7 @@ struct fz_totals {
 	u64 msgs;
 	u64 reads;
 	u64 terms;
+	u64 empty;
 	u32 errors[SIW_DDP_NUM_ERR];
 	u32 causes[FZ_NUM_CAUSES + 1];
 };
@@ -1725,6 +1750,7 @@ static void fz_count(const struct fz_run *r)
 	fz_tot.msgs += r->p->ndone;
 	fz_tot.reads += r->p->nrreq;
 	fz_tot.terms += r->p->nterm;
+	fz_tot.empty += g->nempty;
 	fz_tot.errors[err]++;
 	fz_tot.causes[g->cause]++;
 	for (i = 0; i < g->nfpdu; i++)
@@ -1922,13 +1948,15 @@ static void siw_fuzz_rx_coverage(struct kunit *test)
 		kunit_info(test, "%u streams well formed up to: %s\n",
 			   fz_tot.causes[i], fz_cause_names[i]);
 	kunit_info(test,
-		   "%llu streams (%llu undamaged), %llu octets, %llu FPDUs, %llu taken whole, %llu messages, %llu Read Requests, %llu Terminates, %u distinct errors, %lld ms\n",
+		   "%llu streams (%llu undamaged), %llu octets, %llu FPDUs, %llu taken whole, %llu messages, %llu Read Requests, %llu Terminates, %llu empty inner tagged segments, %u distinct errors, %lld ms\n",
 		   fz_tot.streams, fz_tot.clean, fz_tot.octets, fz_tot.fpdus,
 		   fz_tot.accepted, fz_tot.msgs, fz_tot.reads, fz_tot.terms,
-		   nerr, ktime_ms_delta(ktime_get(), fz_tot.start));
+		   fz_tot.empty, nerr,
+		   ktime_ms_delta(ktime_get(), fz_tot.start));
 	KUNIT_EXPECT_EQ(test, fz_tot.streams,
 			(u64)ARRAY_SIZE(fz_seeds) * FZ_STREAMS);
 	KUNIT_EXPECT_GE(test, fz_tot.accepted, (u64)FZ_MIN_ACCEPTED);
+	KUNIT_EXPECT_GT(test, fz_tot.empty, 0ULL);
 	for (i = 0; i < ARRAY_SIZE(fz_must_reach); i++)
 		KUNIT_EXPECT_GT_MSG(test, fz_tot.errors[fz_must_reach[i]], 0U,
 				    "no stream stopped on: %s",
