@@ -321,8 +321,8 @@ enum fz_cut {
  * @nfpdu: FPDUs written
  * @fpdu_end: stream offset after each one
  * @open_after: after each one, a tagged message goes on into the region
- * @nempty: empty segments inside tagged messages, not the last, undamaged
  *	its last segment checked (the receiver holds that region)
+ * @nempty: empty segments inside tagged messages, not the last, undamaged
  * @npending: Read Requests whose slot comes back later
  * @pending: the FPDU after which each one's comes back
  * @ncredit: slots given back
@@ -975,13 +975,19 @@ static void fz_tagged(struct fz_gen *g, u8 opcode)
 		/*
 		 * now and then an empty segment that is not the last: it
 		 * places nothing and has nothing checked (RFC 5041 5.2),
-		 * and the receiver holds no region after it
+		 * so half of them name any STag and TO, and the receiver
+		 * holds no region after it
 		 */
 		if (len && empty < FZ_EMPTY_SEGS && fz_chance(&g->rng, 12)) {
 			empty++;
 			h.to = to + done;
+			if (fz_chance(&g->rng, 2)) {
+				h.stag = (u32)fz_next(&g->rng);
+				h.to = fz_next(&g->rng);
+			}
 			h.last = false;
 			fz_segment(g, &h, NULL, 0, NULL, 0, FZ_C_NONE);
+			h.stag = fz_stag(d);
 			g->nempty += !g->tainted;
 			if (g->ended)
 				break;
