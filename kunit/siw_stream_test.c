@@ -265,8 +265,6 @@ static int st_stream(struct kunit *test, struct st_fixture *f)
 	s->conn.ird = 1;
 	s->conn.ord = 1;
 	s->initiator = true;
-	/* no CM endpoint: a stream that ends after its Terminate tells none */
-	s->closed_told = true;
 	spin_lock_init(&s->lock);
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, st_tx_work_unrun);
@@ -777,6 +775,11 @@ static void stream_read_resp_checked_source(struct kunit *test)
 	/* the receive path's kick ran the idle work; the real one answers */
 	flush_work(&f->s->tx_work);
 	st_change(test, f, c->change);
+	/*
+	 * No CM endpoint here: the stream that ends after its Terminate
+	 * is not to tell one (in the other cases, no stream ends so)
+	 */
+	f->s->closed_told = true;
 	INIT_WORK(&f->s->tx_work, siw_tx_work);
 	schedule_work(&f->s->tx_work);
 	st_peer_read_into(test, f, p, true);
@@ -799,9 +802,7 @@ static void stream_read_resp_checked_source(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, p->nrresp, 0U,
 			    "a Read Response came from a revoked source");
 	KUNIT_EXPECT_TRUE(test, eng_untouched(p->reg[0].mem, ST_RR_LEN));
-	/* and the stream ended after it */
 	KUNIT_EXPECT_TRUE(test, f->s->term_sent);
-	KUNIT_EXPECT_TRUE(test, READ_ONCE(f->s->stopped));
 }
 
 static const struct st_rv st_recv_rv_cases[] = {
@@ -1311,6 +1312,157 @@ static void st_kernel_direct(struct st_fixture *f, bool on)
 	if (!f->kdirect_set)
 		f->kdirect_was = was;
 	f->kdirect_set = true;
+}
+
+/*
+ * The peer reads the stream's Read Request, one FPDU (CRC, no markers),
+ * off its end and decodes it into @rr
+ */
+static void st_peer_rreq(struct kunit *test, struct st_fixture *f,
+			 struct siw_rdmap_rreq *rr)
+{
+	const u32 ulpdu = SIW_DDP_UNTAGGED_HLEN + SIW_RDMAP_RREQ_LEN;
+	const u32 want = ALIGN(2 + ulpdu, 4) + 4;
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct msghdr msg = { };
+	struct kvec iov;
+	u32 got = 0;
+	u8 buf[64];
+	int rv;
+
+	while (got < want && time_before(jiffies, end)) {
+		iov = (struct kvec){ .iov_base = buf + got,
+				     .iov_len = want - got };
+		rv = kernel_recvmsg(f->peer, &msg, &iov, 1, want - got,
+				    MSG_DONTWAIT);
+		if (rv == -EAGAIN) {
+			msleep(20);
+			continue;
+		}
+		KUNIT_ASSERT_GT(test, rv, 0);
+		got += rv;
+	}
+	KUNIT_ASSERT_EQ_MSG(test, got, want, "no Read Request from the stream");
+	KUNIT_ASSERT_EQ(test, (u32)(buf[0] << 8 | buf[1]), ulpdu);
+	/* the RDMAP control octet, the DDP header's second */
+	KUNIT_ASSERT_EQ(test, buf[3] & 0xf, SIW_RDMAP_READ_REQ);
+	siw_rdmap_rreq_decode(buf + 2 + SIW_DDP_UNTAGGED_HLEN, rr);
+}
+
+/* Frame one segment, header @h and @len octets at @data, onto @w */
+static void st_put_segment(struct kunit *test, struct eng_wire *w,
+			   struct siw_mpa_tx *mtx, const struct siw_ddp_hdr *h,
+			   const u8 *data, u32 len)
+{
+	struct siw_mpa_fpdu mf = { };
+	u8 u[SIW_DDP_UNTAGGED_HLEN + 64];
+	ssize_t n;
+	int hl;
+
+	hl = siw_ddp_hdr_encode(h, u, sizeof(u));
+	KUNIT_ASSERT_GT(test, hl, 0);
+	KUNIT_ASSERT_LE(test, len, (u32)(sizeof(u) - hl));
+	if (len)
+		memcpy(u + hl, data, len);
+	n = siw_mpa_fpdu_build(&mf, mtx, u, hl + len, w->buf + w->len,
+			       w->size - w->len);
+	KUNIT_ASSERT_GT(test, n, 0L);
+	w->len += n;
+}
+
+/**
+ * struct st_empty - the peer's answer to a Read of ours
+ * @name: the case
+ * @len: octets the Read asks for (at most 64)
+ * @empty: an empty segment with a forged STag and TO comes first; with
+ *	@len octets to come, it is not the last
+ * @bad_to: the segment with the octets names another TO of the sink
+ */
+struct st_empty {
+	const char *name;
+	u32 len;
+	bool empty;
+	bool bad_to;
+};
+
+static const struct st_empty st_empty_cases[] = {
+	{ "zero-length Read, answered under a forged STag and TO", 0, true,
+	  false },
+	{ "an empty segment under a forged STag and TO, then the octets", 64,
+	  true, false },
+	{ "the octets at another TO of the sink", 64, false, true },
+};
+
+SIW_DDP_CASE_DESC(st_empty);
+KUNIT_ARRAY_PARAM(st_empty, st_empty_cases, st_empty_desc);
+
+/*
+ * An empty segment of a Read Response places nothing, and its STag and
+ * TO go unchecked (RFC 5041 section 5.2), whichever layer looks: the
+ * Read completes. A segment with octets must name the sink at the
+ * offset the response has reached (RFC 5040 section 4.2): at any other
+ * TO, even of the same sink, the stream stops (DDP tagged, base or
+ * bounds) and nothing is placed.
+ */
+static void stream_read_resp_empty(struct kunit *test)
+{
+	const struct st_empty *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct siw_ddp_hdr h = { .opcode = SIW_RDMAP_READ_RESP,
+				 .tagged = true };
+	struct eng_wire *w = eng_wire_new(test, 512);
+	struct siw_rdmap_rreq rr;
+	struct siw_mpa_tx mtx;
+	struct ib_wc wc;
+	u8 data[64];
+
+	st_kernel_direct(f, false);
+	st_post_read(test, f, c->len);
+	flush_work(&f->s->tx_work);
+	siw_tx_work(&f->s->tx_work);
+	st_peer_rreq(test, f, &rr);
+	KUNIT_ASSERT_EQ(test, rr.len, c->len);
+
+	memset(data, ST_RR_DATA, sizeof(data));
+	siw_mpa_tx_init(&mtx, false, true);
+	if (c->empty) {
+		h.stag = eng_stag(0x3a5, 0x9c);
+		h.to = rr.sink_to ^ 0xfff0000000ULL;
+		KUNIT_ASSERT_NE(test, h.stag, rr.sink_stag);
+		h.last = !c->len;
+		st_put_segment(test, w, &mtx, &h, NULL, 0);
+	}
+	if (c->len) {
+		h.stag = rr.sink_stag;
+		h.to = rr.sink_to + (c->bad_to ? c->len : 0);
+		h.last = true;
+		st_put_segment(test, w, &mtx, &h, data, c->len);
+	}
+	st_peer_put(test, f, w->buf, w->len);
+	st_receive_octets(f, w->len);
+	if (c->bad_to) {
+		KUNIT_EXPECT_TRUE(test, siw_engine_rx_stopped(&f->s->rx));
+		siw_ddp_expect(test, siw_engine_rx_error(&f->s->rx),
+			       &(struct siw_ddp_triple)T_DDP_T_BOUNDS);
+		KUNIT_EXPECT_TRUE(test, st_all(f->page, 0, PAGE_SIZE,
+					       ST_FILL));
+		return;
+	}
+	/* (a stopped stream's work would send a Terminate, then close) */
+	KUNIT_ASSERT_FALSE_MSG(test, siw_engine_rx_stopped(&f->s->rx),
+			       "the response stopped the stream");
+	/* the transmit work retires the READ the response completed */
+	flush_work(&f->s->tx_work);
+	siw_tx_work(&f->s->tx_work);
+	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+			    "the READ did not complete");
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, ST_WRID);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_READ);
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, 0, c->len, ST_RR_DATA));
+	KUNIT_EXPECT_TRUE(test, st_all(f->page, c->len, PAGE_SIZE - c->len,
+				       ST_FILL));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_RTS);
 }
 
 /*
@@ -1944,6 +2096,7 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE_PARAM(stream_term_on_stop, st_term_gen_params),
 	KUNIT_CASE_PARAM(stream_read_resp_checked_source, st_rr_gen_params),
 	KUNIT_CASE_PARAM(stream_send_buffer_checked, st_recv_rv_gen_params),
+	KUNIT_CASE_PARAM(stream_read_resp_empty, st_empty_gen_params),
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE(stream_tx_batch),
 	KUNIT_CASE_PARAM(stream_tx_stage_crc_off, st_copy_gen_params),

@@ -241,6 +241,9 @@ enum siw_tx_kind {
  * @rx_rtr_wait: responder of a peer-to-peer connection: the first FPDU
  *	is the RTR and is reported to the CM, never placed
  * @rx_zero_rtr: the Send being received is the zero-length RTR
+ * @rx_revoked: a copy into the bound receive's buffer was refused (its
+ *	region was revoked under it); the receive fails when the engine
+ *	stops at the end of the FPDU
  * @term_from_cm: the CM asked for the Terminate and closes by itself
  */
 struct siw_stream {
@@ -340,6 +343,7 @@ struct siw_stream {
 	bool rx_bound;
 	bool rx_rtr_wait;
 	bool rx_zero_rtr;
+	bool rx_revoked;
 	bool term_from_cm;
 };
 

@@ -114,11 +114,10 @@ static enum siw_ddp_err siw_rx_recv_place(void *ctx,
 				 w->sge[i].laddr + off, data, n, crc)) {
 			/*
 			 * The consumer revoked the buffer's region under
-			 * its posted receive: that receive fails on its
-			 * memory, not as flushed, and the stream stops
+			 * its posted receive: the stream stops, and that
+			 * receive fails on its memory, not as flushed
 			 */
-			siw_rx_unbind(s, IB_WC_LOC_PROT_ERR, 0, 0, false,
-				      false);
+			s->rx_revoked = true;
 			return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
 		}
 		data += n;
@@ -173,9 +172,14 @@ static enum siw_ddp_err siw_rx_read_resp(void *ctx, const struct siw_ddp_hdr *h,
 		goto out;
 	}
 	e = &s->orq[s->orq_get % s->ord];
-	if (h->stag != e->sink_stag)
+	/*
+	 * An empty segment places nothing and its STag and TO go
+	 * unchecked (RFC 5041 section 5.2), here as for any tagged one;
+	 * its place in the response, and the response's length, are
+	 */
+	if (len && h->stag != e->sink_stag)
 		err = SIW_DDP_ERR_DDP_T_INVALID_STAG;
-	else if (h->to != e->sink_to || len > e->left ||
+	else if ((len && h->to != e->sink_to) || len > e->left ||
 		 (h->last && len != e->left))
 		err = SIW_DDP_ERR_DDP_T_BASE_BOUNDS;
 	if (!err) {
@@ -372,6 +376,9 @@ static void siw_rx_stopped(struct siw_stream *s)
 	if (s->rx_bound &&
 	    siw_engine_rx_error(&s->rx) == SIW_DDP_ERR_DDP_U_TOO_LONG)
 		siw_rx_unbind(s, IB_WC_LOC_LEN_ERR, 0, 0, false, false);
+	/* a region revoked under the receive: it failed on its buffer */
+	if (s->rx_bound && s->rx_revoked)
+		siw_rx_unbind(s, IB_WC_LOC_PROT_ERR, 0, 0, false, false);
 	if (term_due)
 		siw_stream_fail(s, ti.err, &ti);
 	else
