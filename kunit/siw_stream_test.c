@@ -1400,7 +1400,7 @@ KUNIT_ARRAY_PARAM(st_empty, st_empty_cases, st_empty_desc);
  * An empty segment of a Read Response places nothing, and its STag and
  * TO go unchecked (RFC 5041 section 5.2), whichever layer looks: the
  * Read completes. A segment with octets must name the sink at the
- * offset the response has reached (RFC 5040 section 4.2): at any other
+ * offset the response has reached (the Read Request's sink): at any other
  * TO, even of the same sink, the stream stops (DDP tagged, base or
  * bounds) and nothing is placed.
  */

@@ -173,9 +173,9 @@ static enum siw_ddp_err siw_rx_read_resp(void *ctx, const struct siw_ddp_hdr *h,
 	}
 	e = &s->orq[s->orq_get % s->ord];
 	/*
-	 * An empty segment places nothing and its STag and TO go
+	 * An empty segment places nothing, so its STag and TO go
 	 * unchecked (RFC 5041 section 5.2), here as for any tagged one;
-	 * its place in the response, and the response's length, are
+	 * whether it may end the response (the length) is still checked
 	 */
 	if (len && h->stag != e->sink_stag)
 		err = SIW_DDP_ERR_DDP_T_INVALID_STAG;
