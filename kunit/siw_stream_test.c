@@ -36,6 +36,7 @@
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <linux/rtnetlink.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
@@ -93,6 +94,8 @@
  * @copy_was: the choice before that, put back at the end
  * @ring_set: the test set tx_stage_ring (siw_tx_stage_ring_swap())
  * @ring_was: tx_stage_ring before that, put back at the end
+ * @segs_set: the test set tx_fpdu_segs (siw_tx_fpdu_segs_swap())
+ * @segs_was: tx_fpdu_segs before that, put back at the end
  * @kdirect_set: the test set tx_direct_kernel (siw_tx_direct_kernel_swap())
  * @kdirect_was: tx_direct_kernel before that, put back at the end
  * @gather_set: the test set tx_gather (siw_tx_gather_set())
@@ -122,6 +125,8 @@ struct st_fixture {
 	bool copy_was;
 	bool ring_set;
 	unsigned int ring_was;
+	bool segs_set;
+	unsigned int segs_was;
 	bool kdirect_set;
 	bool kdirect_was;
 	bool gather_set;
@@ -339,6 +344,8 @@ static void st_exit(struct kunit *test)
 		siw_mpa_copy_swap(f->copy_was);
 	if (f->ring_set)
 		siw_tx_stage_ring_swap(f->ring_was);
+	if (f->segs_set)
+		siw_tx_fpdu_segs_swap(f->segs_was);
 	if (f->kdirect_set)
 		siw_tx_direct_kernel_swap(f->kdirect_was);
 	if (f->gather_set)
@@ -1033,6 +1040,97 @@ static void stream_fpdu_follows_mss(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 		KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
 		KUNIT_EXPECT_EQ(test, wc.wr_id, ST_SEND_WRID + (i ? ST_MSG : 64));
+	}
+}
+
+struct st_segs {
+	const char *name;
+	unsigned int segs;
+};
+
+static const struct st_segs st_segs_cases[] = {
+	{ "2 segments: the Send in two FPDUs", 2 },
+	{ "4 segments: the Send in one FPDU", 4 },
+};
+
+SIW_DDP_CASE_DESC(st_segs);
+KUNIT_ARRAY_PARAM(st_segs, st_segs_cases, st_segs_desc);
+
+/*
+ * With tx_fpdu_segs above 1 an FPDU is sized to that many segments of the
+ * MSS TCP has now: the Send comes in FPDUs longer than a segment, as few
+ * as that room allows, each still framed and checked whole by the peer
+ * (RFC 5044 section 5.1: receivers work without alignment).
+ */
+static void stream_fpdu_spans_segments(struct kunit *test)
+{
+	const struct st_segs *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct st_frames fr = { };
+	u32 mss, room, per;
+
+	f->segs_was = siw_tx_fpdu_segs_swap(c->segs);
+	f->segs_set = true;
+	st_lower_mtu(test, f, ST_LOW_MTU);
+	st_two_sends(test, f, &fr);
+	mss = READ_ONCE(tcp_sk(f->ours->sk)->mss_cache);
+	room = siw_tx_fpdu_room_for(mss, c->segs);
+	/* payload an untagged FPDU carries: the MULPDU less its DDP header */
+	per = siw_mpa_mulpdu(room, false) - 18;
+	kunit_info(test, "MSS %u, room %u: the Send came in %u FPDUs of at most %u octets",
+		   mss, room, fr.nfpdu[1], fr.max[1]);
+	KUNIT_EXPECT_LE(test, mss, (u32)ST_LOW_MTU - 40);
+	KUNIT_EXPECT_EQ(test, room, c->segs * mss);
+	KUNIT_EXPECT_GT_MSG(test, fr.max[1], mss,
+			    "no FPDU longer than a segment");
+	KUNIT_EXPECT_LE(test, fr.max[1], room);
+	KUNIT_EXPECT_EQ(test, fr.nfpdu[1], DIV_ROUND_UP((u32)ST_MSG, per));
+}
+
+struct st_room {
+	const char *name;
+	u32 mss;
+	unsigned int segs;
+	u32 room;
+};
+
+static const struct st_room st_room_cases[] = {
+	{ "1 segment: the MSS", 1448, 1, 1448 },
+	{ "0 counts as 1", 1448, 0, 1448 },
+	{ "4 segments", 1448, 4, 5792 },
+	{ "45 segments: within 64 KiB", 1448, 45, 65160 },
+	{ "46 segments: 64 KiB", 1448, 46, 65536 },
+	{ "above the most (64): taken as 64", 1000, 1000, 64000 },
+	{ "loopback's MSS, 1 segment: as it is", 65483, 1, 65483 },
+	{ "loopback's MSS, 2 segments: 64 KiB", 65483, 2, 65536 },
+	{ "an MSS above 64 KiB stays", 70000, 2, 70000 },
+};
+
+SIW_DDP_CASE_DESC(st_room);
+KUNIT_ARRAY_PARAM(st_room, st_room_cases, st_room_desc);
+
+/*
+ * The room an FPDU may take: the MSS times tx_fpdu_segs, within 1 to 64
+ * segments and 64 KiB, whose MULPDU (at most 64768) the ULPDU length
+ * carries and whose FPDU a 64 KiB stage holds
+ */
+static void stream_fpdu_room(struct kunit *test)
+{
+	const struct st_room *c = test->param_value;
+	u32 room = siw_tx_fpdu_room_for(c->mss, c->segs);
+	u32 with = siw_mpa_mulpdu(room, true);
+	u32 without = siw_mpa_mulpdu(room, false);
+	u32 pos;
+
+	KUNIT_EXPECT_EQ(test, room, c->room);
+	if (room > SZ_64K)
+		return;
+	/* an FPDU of the largest ULPDU fits, markers or not, wherever it starts */
+	for (pos = 0; pos < SIW_MPA_MARKER_PERIOD; pos += 4) {
+		KUNIT_EXPECT_LE(test, siw_mpa_fpdu_wire_len(pos, true, with),
+				room);
+		KUNIT_EXPECT_LE(test, siw_mpa_fpdu_wire_len(pos, false, without),
+				room);
 	}
 }
 
@@ -2098,6 +2196,8 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE_PARAM(stream_send_buffer_checked, st_recv_rv_gen_params),
 	KUNIT_CASE_PARAM(stream_read_resp_empty, st_empty_gen_params),
 	KUNIT_CASE(stream_fpdu_follows_mss),
+	KUNIT_CASE_PARAM(stream_fpdu_spans_segments, st_segs_gen_params),
+	KUNIT_CASE_PARAM(stream_fpdu_room, st_room_gen_params),
 	KUNIT_CASE(stream_tx_batch),
 	KUNIT_CASE_PARAM(stream_tx_stage_crc_off, st_copy_gen_params),
 	KUNIT_CASE(stream_tx_stage_ring),

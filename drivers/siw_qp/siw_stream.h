@@ -381,8 +381,10 @@ void siw_tx_work(struct work_struct *w);
 bool siw_tx_pack_swap(bool on);
 unsigned int siw_tx_gather_set(unsigned int n, u64 gap_ns, u64 *old_gap_ns);
 unsigned int siw_tx_stage_ring_swap(unsigned int n);
+unsigned int siw_tx_fpdu_segs_swap(unsigned int n);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
+u32 siw_tx_fpdu_room_for(u32 mss, unsigned int segs);
 #endif
 bool siw_tx_direct_kernel_swap(bool on);
 bool siw_tx_caller_may_sleep(void);

@@ -35,6 +35,7 @@
 #include <linux/moduleparam.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/sizes.h>
 #include <linux/sched/clock.h>
 #include <linux/uio.h>
 #include <kunit/visibility.h>
@@ -330,6 +331,62 @@ module_param(zcopy_mss_min, uint, 0644);
 MODULE_PARM_DESC(zcopy_mss_min,
 		 "Smallest TCP MSS of the connection for sending without a copy (default a page; 0: any)");
 
+/*
+ * RFC 5044 section 4.5: an FPDU SHOULD fit the EMSS, so that each TCP
+ * segment starts with one and a receiver can place every segment as it
+ * comes. With tx_fpdu_segs above 1 an FPDU takes up to that many
+ * segments, within SIW_TX_FPDU_MAX: a bulk message is cut into fewer
+ * FPDUs (fewer headers framed and parsed, larger sends) that start only
+ * every few segments. A peer takes them all the same: receivers are
+ * required to work when alignment is lost (RFC 5044 section 5.1).
+ */
+#define SIW_TX_FPDU_SEGS_MAX	64
+#define SIW_TX_FPDU_MAX		min_t(u32, SZ_64K, PAGE_SIZE << SIW_TX_STAGE_ORDER)
+
+static uint tx_fpdu_segs = 1;
+module_param(tx_fpdu_segs, uint, 0644);
+MODULE_PARM_DESC(tx_fpdu_segs,
+		 "TCP segments one FPDU may fill, 1 to 64, within 64 KiB: 1 sizes FPDUs to the segment (RFC 5044 section 4.5); more makes fewer, longer FPDUs that no longer start every segment (default 1)");
+
+/**
+ * siw_tx_fpdu_segs_swap() - set tx_fpdu_segs (KUnit)
+ * @n: the new value
+ *
+ * Returns: the old one.
+ */
+unsigned int siw_tx_fpdu_segs_swap(unsigned int n)
+{
+	return xchg(&tx_fpdu_segs, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_fpdu_segs_swap);
+
+/**
+ * siw_tx_fpdu_room_for() - octets an FPDU may take on the wire
+ * @mss: TCP's MSS now (mss_cache)
+ * @segs: tx_fpdu_segs, taken within 1 and SIW_TX_FPDU_SEGS_MAX
+ *
+ * One segment is the EMSS itself, whatever it is; several are at most
+ * SIW_TX_FPDU_MAX, which a stage holds and whose MULPDU the ULPDU
+ * length field can carry.
+ *
+ * Returns: the EMSS to size FPDUs to.
+ */
+VISIBLE_IF_KUNIT u32 siw_tx_fpdu_room_for(u32 mss, unsigned int segs)
+{
+	segs = clamp_t(unsigned int, segs, 1, SIW_TX_FPDU_SEGS_MAX);
+	if (segs == 1)
+		return mss;
+	return max_t(u32, mss, min_t(u64, (u64)mss * segs, SIW_TX_FPDU_MAX));
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_fpdu_room_for);
+
+/* The EMSS this stream's FPDUs are sized to now (siw_mpa_mulpdu()) */
+static u32 siw_tx_fpdu_room(const struct siw_stream *s)
+{
+	return siw_tx_fpdu_room_for(READ_ONCE(tcp_sk(s->sock->sk)->mss_cache),
+				    READ_ONCE(tx_fpdu_segs));
+}
+
 static bool tx_stage = true;
 module_param(tx_stage, bool, 0644);
 MODULE_PARM_DESC(tx_stage,
@@ -339,8 +396,7 @@ MODULE_PARM_DESC(tx_stage,
 static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
 {
 	return READ_ONCE(zcopy_tx) && len >= READ_ONCE(zcopy_min) &&
-	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >=
-	       READ_ONCE(zcopy_mss_min);
+	       siw_tx_fpdu_room(s) >= READ_ONCE(zcopy_mss_min);
 }
 
 /* Drop what the message in progress holds: its pages, its regions */
@@ -372,10 +428,10 @@ unsigned int siw_tx_stage_ring_swap(unsigned int n)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_ring_swap);
 
-/* Room a staged FPDU may take: FPDUs fit TCP's segment */
+/* Room a staged FPDU may take */
 static u32 siw_tx_stage_need(const struct siw_stream *s)
 {
-	return READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
+	return siw_tx_fpdu_room(s);
 }
 
 /*
@@ -1321,14 +1377,13 @@ static bool siw_tx_rresp_usable(const struct siw_stream *s)
 }
 
 /*
- * Each FPDU fits the segment TCP sends now: a lower path MTU from ICMP
- * changes mss_cache at once, a device's new MTU at TCP's next send, so
- * the FPDU after that one follows it
+ * Each FPDU fits the segment TCP sends now (or tx_fpdu_segs of them): a
+ * lower path MTU from ICMP changes mss_cache at once, a device's new MTU
+ * at TCP's next send, so the FPDU after that one follows it
  */
 static void siw_tx_follow_mss(struct siw_stream *s)
 {
-	siw_engine_tx_set_emss(&s->tx,
-			       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache));
+	siw_engine_tx_set_emss(&s->tx, siw_tx_fpdu_room(s));
 }
 
 /*

@@ -19,11 +19,14 @@
 # with copy_impl=memcpy; ours-unstaged, ours-crc-unstaged: ours and
 # ours-crc with tx_stage=N; ours-ring1, ours-crc-ring1: ours and
 # ours-crc with tx_stage_ring=1; ours-ring8, ours-crc-ring8: the same
-# with tx_stage_ring=8; ours-crc-rx0: ours-crc with rx_poll_us=0; nfs
+# with tx_stage_ring=8; ours-crc-rx0: ours-crc with rx_poll_us=0;
+# ours-segs, ours-crc-segs: ours and ours-crc with tx_fpdu_segs=64 (FPDUs
+# of up to 64 KiB, spanning segments); nfs
 # stands for nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over
 # TCP; nfs-upstream: NFS over upstream siw; nfs-rdma-txu, nfs-rdma-rx0,
 # nfs-rdma-memcpy, nfs-rdma-unstaged: nfs-rdma with tx_unbound=Y, with
-# rx_poll_us=0, with copy_impl=memcpy, with tx_stage=N; nfs-rdma-t16,
+# rx_poll_us=0, with copy_impl=memcpy, with tx_stage=N; nfs-rdma-segs:
+# nfs-rdma with tx_fpdu_segs=64 on both ends; nfs-rdma-t16,
 # nfs-tcp-t16: nfs-rdma and nfs-tcp with 16 nfsd threads, not 4), NFS
 # (1; 0 leaves every NFS contender out), MIB (96: MiB moved by the short
 # RDMA bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS
@@ -224,6 +227,7 @@ nfs_contender() {
 	nfs-rdma-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
 	nfs-rdma-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
 	nfs-rdma-unstaged) pair_up "$OURS" mpa_crc=off tx_stage=N ;;
+	nfs-rdma-segs) pair_up "$OURS" mpa_crc=off tx_fpdu_segs=64 ;;
 	nfs-upstream) pair_up "$UPSTREAM" ;;
 	nfs-tcp|nfs-tcp-t16) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
@@ -271,6 +275,9 @@ contender() {
 	ours-ring8) pair_up "$OURS" mpa_crc=off tx_stage_ring=8 ;;
 	ours-crc-ring8) pair_up "$OURS" mpa_crc=required tx_stage_ring=8 ;;
 	ours-crc-rx0) pair_up "$OURS" mpa_crc=required rx_poll_us=0 ;;
+	# FPDUs of up to 64 segments (64 KiB), no longer one a segment
+	ours-segs) pair_up "$OURS" mpa_crc=off tx_fpdu_segs=64 ;;
+	ours-crc-segs) pair_up "$OURS" mpa_crc=required tx_fpdu_segs=64 ;;
 	upstream) pair_up "$UPSTREAM" ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
 	crc=$(cat /sys/module/siw/parameters/mpa_crc 2>/dev/null)

@@ -284,6 +284,50 @@ else
 	t_skip "ib_read_bw, transmit work on any CPU: $what has no tx_unbound"
 fi
 
+# FPDUs of up to 64 segments (tx_fpdu_segs=64): the same validated data,
+# and FPDUs longer than a segment on the wire, by the counters of both
+# ends (tx_octets by tx_fpdus). Across the veth pair only: on a local
+# address loopback's MSS takes 64 KiB FPDUs whole anyway.
+# tx_counts DEV: "FPDUS OCTETS" that DEV sent
+tx_counts() {
+	local run=()
+	[ "$1" = "$far" ] && run=(cli)
+	"${run[@]}" rdma statistic show link "$1/1" | awk '
+		{ for (i = 3; i < NF; i += 2) c[$i] = $(i + 1) }
+		END { print c["tx_fpdus"] + 0, c["tx_octets"] + 0 }'
+}
+
+# fpdus_span: the FPDUs both ends sent average more octets than a TCP
+# segment of the veth pair holds
+fpdus_span() {
+	local f o a b mss
+
+	read -r f o < <(tx_counts siw_a)
+	read -r a b < <(tx_counts "$far")
+	f=$((f + a)) o=$((o + b))
+	mss=$(($(cat "/sys/class/net/$SIW_IF_A/mtu") - 40))
+	echo "FPDUs sent: $f, $o octets, $((o / (f ? f : 1))) on average; a segment holds under $mss"
+	[ "$f" -gt 0 ] && [ $((o / f)) -gt "$mss" ]
+}
+
+if [ -z "$far" ]; then
+	t_skip "FPDUs of up to 64 segments: on a local address"
+elif modinfo -p "$ko" 2>/dev/null | grep -q "^tx_fpdu_segs:"; then
+	up "${params[@]}" tx_fpdu_segs=64
+	check "rping 65535 B x$COUNT, validated, FPDUs of up to 64 segments" \
+		rping_run 65535 7340
+	port=7341
+	for t in ib_write_bw ib_read_bw ib_send_bw; do
+		check "$t -R 1048576 B x$ITERS, FPDUs of up to 64 segments" \
+			perf_run "$t" 1048576 "$ITERS" "$port"
+		port=$((port + 1))
+	done
+	check "the FPDUs sent were longer than a segment" fpdus_span
+	down
+else
+	t_skip "FPDUs of up to 64 segments: $what has no tx_fpdu_segs"
+fi
+
 # ucmatose's server sends first. RFC 5044 has the initiator send first;
 # a responder may do so only in the peer-to-peer model of RFC 6581, after
 # the initiator's RTR. Upstream siw cannot negotiate it, and its
