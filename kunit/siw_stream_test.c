@@ -1043,6 +1043,28 @@ static void stream_fpdu_follows_mss(struct kunit *test)
 	}
 }
 
+/*
+ * A short Send, which brings TCP to a new MSS, then a long one; the peer
+ * checks what arrives, and both complete once the work sent their last
+ * octets
+ */
+static void st_two_sends(struct kunit *test, struct st_fixture *f,
+			 struct st_frames *fr)
+{
+	struct ib_wc wc;
+	int i;
+
+	st_post_send(test, f, 64);
+	st_post_send(test, f, ST_MSG);
+	st_peer_frames(test, f, fr, 4 * ST_MSG);
+	flush_work(&f->s->tx_work);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+				    "Send %d did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+}
+
 struct st_segs {
 	const char *name;
 	unsigned int segs;
@@ -1131,28 +1153,6 @@ static void stream_fpdu_room(struct kunit *test)
 				room);
 		KUNIT_EXPECT_LE(test, siw_mpa_fpdu_wire_len(pos, false, without),
 				room);
-	}
-}
-
-/*
- * A short Send, which brings TCP to a new MSS, then a long one; the peer
- * checks what arrives, and both complete once the work sent their last
- * octets
- */
-static void st_two_sends(struct kunit *test, struct st_fixture *f,
-			 struct st_frames *fr)
-{
-	struct ib_wc wc;
-	int i;
-
-	st_post_send(test, f, 64);
-	st_post_send(test, f, ST_MSG);
-	st_peer_frames(test, f, fr, 4 * ST_MSG);
-	flush_work(&f->s->tx_work);
-	for (i = 0; i < 2; i++) {
-		KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
-				    "Send %d did not complete", i);
-		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	}
 }
 

@@ -396,7 +396,8 @@ MODULE_PARM_DESC(tx_stage,
 static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
 {
 	return READ_ONCE(zcopy_tx) && len >= READ_ONCE(zcopy_min) &&
-	       siw_tx_fpdu_room(s) >= READ_ONCE(zcopy_mss_min);
+	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >=
+	       READ_ONCE(zcopy_mss_min);
 }
 
 /* Drop what the message in progress holds: its pages, its regions */
