@@ -1098,7 +1098,7 @@ static void stream_fpdu_spans_segments(struct kunit *test)
 	mss = READ_ONCE(tcp_sk(f->ours->sk)->mss_cache);
 	room = siw_tx_fpdu_room_for(mss, c->segs);
 	/* payload an untagged FPDU carries: the MULPDU less its DDP header */
-	per = siw_mpa_mulpdu(room, false) - 18;
+	per = siw_mpa_mulpdu(room, false) - SIW_DDP_UNTAGGED_HLEN;
 	kunit_info(test, "MSS %u, room %u: the Send came in %u FPDUs of at most %u octets",
 		   mss, room, fr.nfpdu[1], fr.max[1]);
 	KUNIT_EXPECT_LE(test, mss, (u32)ST_LOW_MTU - 40);

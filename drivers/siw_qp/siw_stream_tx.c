@@ -332,13 +332,14 @@ MODULE_PARM_DESC(zcopy_mss_min,
 		 "Smallest TCP MSS of the connection for sending without a copy (default a page; 0: any)");
 
 /*
- * RFC 5044 section 4.5: an FPDU SHOULD fit the EMSS, so that each TCP
- * segment starts with one and a receiver can place every segment as it
- * comes. With tx_fpdu_segs above 1 an FPDU takes up to that many
- * segments, within SIW_TX_FPDU_MAX: a bulk message is cut into fewer
- * FPDUs (fewer headers framed and parsed, larger sends) that start only
- * every few segments. A peer takes them all the same: receivers are
- * required to work when alignment is lost (RFC 5044 section 5.1).
+ * RFC 5044 section 5.1: a transmitter SHOULD size FPDUs to the EMSS (the
+ * MULPDU of section 4.5), so that each TCP segment starts with one and a
+ * receiver can place every segment as it comes. With tx_fpdu_segs above
+ * 1 an FPDU takes up to that many segments, within SIW_TX_FPDU_MAX: a
+ * bulk message is cut into fewer FPDUs (fewer headers framed and parsed,
+ * larger sends) that start only every few segments. A peer takes them
+ * all the same: the same section requires receivers to work when
+ * alignment is lost.
  */
 #define SIW_TX_FPDU_SEGS_MAX	64
 #define SIW_TX_FPDU_MAX		min_t(u32, SZ_64K, PAGE_SIZE << SIW_TX_STAGE_ORDER)
@@ -374,8 +375,6 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_fpdu_segs_swap);
 VISIBLE_IF_KUNIT u32 siw_tx_fpdu_room_for(u32 mss, unsigned int segs)
 {
 	segs = clamp_t(unsigned int, segs, 1, SIW_TX_FPDU_SEGS_MAX);
-	if (segs == 1)
-		return mss;
 	return max_t(u32, mss, min_t(u64, (u64)mss * segs, SIW_TX_FPDU_MAX));
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_fpdu_room_for);

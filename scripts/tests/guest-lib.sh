@@ -124,6 +124,16 @@ pair_up() {
 	ns rdma link add siw_b type siw netdev "$SIW_IF_B"
 }
 
+# tx_counts DEV [CMD...]: "FPDUS OCTETS" that siw device DEV sent, read
+# with CMD in front (ns, for a device in $SIW_NS)
+tx_counts() {
+	local dev=$1
+	shift
+	"$@" rdma statistic show link "$dev/1" | awk '
+		{ for (i = 3; i < NF; i += 2) c[$i] = $(i + 1) }
+		END { print c["tx_fpdus"] + 0, c["tx_octets"] + 0 }'
+}
+
 # pair_down: undo pair_up
 pair_down() {
 	ns rdma link delete siw_b

@@ -331,23 +331,17 @@ check "upstream -> ours: rev 2, CRC required: rping x$LONG 65535 B" \
 # requires receivers to work when alignment is lost). Ours sends Read
 # Responses as the rping client, RDMA Writes as its server.
 segs=/sys/module/siw/parameters/tx_fpdu_segs
-# dev_tx: "FPDUS OCTETS" that $DEV sent so far
-dev_tx() {
-	rdma statistic show link "$DEV/1" | awk '
-		{ for (i = 3; i < NF; i += 2) c[$i] = $(i + 1) }
-		END { print c["tx_fpdus"] + 0, c["tx_octets"] + 0 }'
-}
-# spanned F0 O0: the FPDUs sent since dev_tx said "F0 O0" average more
+# spanned F0 O0: the FPDUs sent since tx_counts said "F0 O0" average more
 # octets than a segment on eth0 holds
 spanned() {
 	local f o mss=$(($(cat /sys/class/net/eth0/mtu) - 40))
-	read -r f o < <(dev_tx)
+	read -r f o < <(tx_counts "$DEV")
 	f=$((f - $1)) o=$((o - $2))
 	echo "$f FPDUs, $o octets, $((o / (f ? f : 1))) on average; a segment holds under $mss"
 	[ "$f" -gt 0 ] && [ $((o / f)) -gt "$mss" ]
 }
 if [ -w "$segs" ]; then
-	read -r f0 o0 < <(dev_tx)
+	read -r f0 o0 < <(tx_counts "$DEV")
 	echo 64 > "$segs"
 	check "ours -> upstream: rev 2, CRC on, FPDUs of up to 64 segments: rping x$LONG 65535 B" \
 		eval 'policy $DEV 2 required N N default &&

@@ -288,22 +288,13 @@ fi
 # and FPDUs longer than a segment on the wire, by the counters of both
 # ends (tx_octets by tx_fpdus). Across the veth pair only: on a local
 # address loopback's MSS takes 64 KiB FPDUs whole anyway.
-# tx_counts DEV: "FPDUS OCTETS" that DEV sent
-tx_counts() {
-	local run=()
-	[ "$1" = "$far" ] && run=(cli)
-	"${run[@]}" rdma statistic show link "$1/1" | awk '
-		{ for (i = 3; i < NF; i += 2) c[$i] = $(i + 1) }
-		END { print c["tx_fpdus"] + 0, c["tx_octets"] + 0 }'
-}
-
 # fpdus_span: the FPDUs both ends sent average more octets than a TCP
 # segment of the veth pair holds
 fpdus_span() {
 	local f o a b mss
 
 	read -r f o < <(tx_counts siw_a)
-	read -r a b < <(tx_counts "$far")
+	read -r a b < <(tx_counts "$far" cli)
 	f=$((f + a)) o=$((o + b))
 	mss=$(($(cat "/sys/class/net/$SIW_IF_A/mtu") - 40))
 	echo "FPDUs sent: $f, $o octets, $((o / (f ? f : 1))) on average; a segment holds under $mss"
