@@ -40,16 +40,15 @@
 #endif
 
 /*
- * Pages handed to a TCP socket by reference, the socket locked; TCP
- * takes a reference on each page until the peer acknowledged its octets.
- * From 6.5 on a sendmsg with MSG_SPLICE_PAGES; sendpage before.
+ * The stream's own pages (its stages) handed to a TCP socket by
+ * reference, the socket locked; TCP takes a reference on each page
+ * until every skb that holds its octets is freed. From 6.5 on a sendmsg
+ * with MSG_SPLICE_PAGES; sendpage before.
  *
- * siw_tcp_splice_page_locked(): @len octets of @page from @off.
  * siw_tcp_splice_bvec_locked(): @n vectors of @len octets in all, each
  * within one page: one sendmsg, or a sendpage per vector stopping at the
- * first that queues less than it was given.
- *
- * Both return the octets queued, or -errno if none.
+ * first that queues less than it was given. Returns the octets queued,
+ * or -errno if none.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 static inline int siw_tcp_splice_bvec_locked(struct sock *sk,
@@ -61,17 +60,6 @@ static inline int siw_tcp_splice_bvec_locked(struct sock *sk,
 
 	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bv, n, len);
 	return tcp_sendmsg_locked(sk, &msg, len);
-}
-
-static inline int siw_tcp_splice_page_locked(struct sock *sk,
-					     struct page *page,
-					     unsigned int off, size_t len,
-					     int flags)
-{
-	struct bio_vec bv;
-
-	bvec_set_page(&bv, page, len, off);
-	return siw_tcp_splice_bvec_locked(sk, &bv, 1, len, flags);
 }
 #else
 static inline int siw_tcp_splice_page_locked(struct sock *sk,
@@ -104,6 +92,25 @@ static inline int siw_tcp_splice_bvec_locked(struct sock *sk,
 	}
 	return done ? done : rv;
 }
+#endif
+
+/*
+ * A zero-copy send's ubuf_info: TCP and every skb made from its data
+ * hold a reference, and the callback runs on each put, the last one
+ * included (it does the count itself). From 6.10 the callback sits in a
+ * const struct ubuf_info_ops; before, it is a member of the ubuf_info.
+ * SIW_UBUF_OPS() defines the ops @name for callback @fn,
+ * siw_ubuf_set_ops() points a ubuf_info at them.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define SIW_UBUF_OPS(name, fn) \
+	static const struct ubuf_info_ops name = { .complete = (fn) }
+#define siw_ubuf_set_ops(u, name)	((u)->ops = &(name))
+#else
+#define SIW_UBUF_OPS(name, fn) \
+	static void (*const name)(struct sk_buff *, struct ubuf_info *, \
+				  bool) = (fn)
+#define siw_ubuf_set_ops(u, name)	((u)->callback = (name))
 #endif
 
 /* 6.13 made symbol namespaces string literals */

@@ -273,6 +273,8 @@ static int st_stream(struct kunit *test, struct st_fixture *f)
 	spin_lock_init(&s->lock);
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, st_tx_work_unrun);
+	if (siw_zc_hub_init(s))
+		return -ENOMEM;
 	siw_tx_init(s);
 	siw_engine_tx_init(&s->tx, false, true,
 			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
@@ -2183,6 +2185,125 @@ static struct kunit_case siw_stream_rx_cpu_cases[] = {
 	{}
 };
 
+/* The zero-copy case: a Send of ST_ZC_PAGES pages, overwritten at once */
+#define ST_ZC_PAGES	8
+#define ST_ZC_OLD	0xa1
+#define ST_ZC_NEW	0x5b
+#define ST_ZC_IOVA	0x400000ULL
+#define ST_ZC_WRID	0x2c0000000000beefULL
+
+/* A region of ST_ZC_PAGES pages of @pg, filled with ST_ZC_OLD */
+static struct siw_mr *st_zc_region(struct kunit *test, struct st_fixture *f,
+				   struct page **pg, u32 *stag)
+{
+	struct ib_mr *base;
+	struct siw_mr *mr;
+	unsigned int i;
+
+	base = siw_alloc_mr(&f->pd, IB_MR_TYPE_MEM_REG, ST_ZC_PAGES);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(base));
+	mr = to_siw_mr(base);
+	base->pd = &f->pd;
+	base->iova = ST_ZC_IOVA;
+	base->length = ST_ZC_PAGES * PAGE_SIZE;
+	base->page_size = PAGE_SIZE;
+	for (i = 0; i < ST_ZC_PAGES; i++) {
+		pg[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pg[i]);
+		memset(page_address(pg[i]), ST_ZC_OLD, PAGE_SIZE);
+		mr->map_pbl[i] = (u64)(uintptr_t)page_address(pg[i]);
+	}
+	mr->map_npages = ST_ZC_PAGES;
+	mr->map_off = 0;
+	*stag = (mr->stag & ~SIW_STAG_KEY_MASK) | 0x2c;
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(mr, &f->pd, *stag, ST_ACCESS), 0);
+	return mr;
+}
+
+/* The work runs until the Send completes (or ST_WAIT_MS passed) */
+static int st_zc_wait_wc(struct st_fixture *f, struct ib_wc *wc)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	int n;
+
+	for (;;) {
+		flush_work(&f->s->tx_work);
+		n = siw_poll_cq(&f->cq->base, 1, wc);
+		if (n || time_after(jiffies, end))
+			return n;
+		msleep(20);
+	}
+}
+
+/*
+ * A completion means the buffer is free: a Send large enough to go to
+ * TCP by page reference completes while the peer has not read a single
+ * octet (TCP on loopback acknowledges on enqueue), the consumer at once
+ * overwrites every page, and what the peer then reads is the Send as
+ * it was posted, whole, with a good CRC. Sent by reference with a
+ * completion on the acknowledgment alone, the peer's queued skbs would
+ * still point at the pages and it would read the new octets.
+ */
+static void stream_zc_completion_frees_buffer(struct kunit *test)
+{
+	const u32 len = ST_ZC_PAGES * PAGE_SIZE;
+	struct st_fixture *f = test->priv;
+	u64 zc0 = siw_stats_sum(f->sdev->stats, SIW_STAT_TX_ZCOPY_OCTETS);
+	struct page *pg[ST_ZC_PAGES];
+	struct siw_engine_rx *rx;
+	struct ib_sge sge = { .addr = ST_ZC_IOVA, .length = len };
+	struct ib_send_wr wr = {
+		.wr_id = ST_ZC_WRID, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad = NULL;
+	struct eng_peer *p;
+	struct siw_mr *mr;
+	struct ib_wc wc;
+	u32 got = 0, i;
+	u8 *buf;
+
+	KUNIT_ASSERT_GE(test, READ_ONCE(tcp_sk(f->ours->sk)->mss_cache),
+			(u32)PAGE_SIZE);
+	mr = st_zc_region(test, f, pg, &sge.lkey);
+	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	st_kernel_direct(f, false);
+	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
+
+	KUNIT_ASSERT_EQ_MSG(test, st_zc_wait_wc(f, &wc), 1,
+			    "the Send did not complete");
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, ST_ZC_WRID);
+	/* the consumer reuses its buffer the moment it completed */
+	for (i = 0; i < ST_ZC_PAGES; i++)
+		memset(page_address(pg[i]), ST_ZC_NEW, PAGE_SIZE);
+	zc0 = siw_stats_sum(f->sdev->stats, SIW_STAT_TX_ZCOPY_OCTETS) - zc0;
+	KUNIT_EXPECT_EQ_MSG(test, zc0, (u64)len,
+			    "the Send did not go by reference");
+
+	/* only now does the peer read */
+	p = eng_peer_new(test, len);
+	rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
+	buf = kunit_kmalloc(test, 2 * len, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, rx && buf);
+	eng_peer_reset(p, 1);
+	eng_rx_start(rx, p, 1, false, f->s->conn.crc);
+	while (!p->ndone && !siw_engine_rx_stopped(rx) &&
+	       st_peer_take(f, rx, buf, &got, 2 * len,
+			    jiffies + msecs_to_jiffies(ST_WAIT_MS)))
+		;
+	KUNIT_EXPECT_FALSE_MSG(test, siw_engine_rx_stopped(rx),
+			       "the peer stopped: a bad CRC or framing");
+	KUNIT_ASSERT_EQ(test, p->ndone, 1U);
+	KUNIT_EXPECT_EQ(test, p->done_len[0], len);
+	KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(p->rbuf, ST_ZC_OLD, len),
+			      "the peer read octets written after the completion");
+
+	siw_dereg_mr(&mr->base, NULL);
+	for (i = 0; i < ST_ZC_PAGES; i++)
+		__free_page(pg[i]);
+}
+
 static struct kunit_suite siw_stream_rx_cpu_suite = {
 	.name = "siw_stream_rx_cpu",
 	.test_cases = siw_stream_rx_cpu_cases,
@@ -2211,6 +2332,7 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_gather_exceptions),
 	KUNIT_CASE(stream_sq_complete_batch),
 	KUNIT_CASE(stream_rx_stream_note),
+	KUNIT_CASE(stream_zc_completion_frees_buffer),
 	{}
 };
 

@@ -85,6 +85,7 @@ int siw_stream_init(void)
  */
 void siw_stream_exit(void)
 {
+	siw_zc_exit();
 	destroy_workqueue(siw_rx_wq);
 	destroy_workqueue(siw_tx_wq);
 }
@@ -428,10 +429,7 @@ static void siw_sk_write_space(struct sock *sk)
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
-	if (s && ((READ_ONCE(s->tx_blocked) && sk_stream_is_writeable(sk)) ||
-		  (READ_ONCE(s->zc_waiting) &&
-		   !before(READ_ONCE(tcp_sk(sk)->snd_una),
-			   READ_ONCE(s->zc_seq))))) {
+	if (s && READ_ONCE(s->tx_blocked) && sk_stream_is_writeable(sk)) {
 		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		siw_stream_kick(s);
 	}
@@ -507,6 +505,7 @@ static void siw_stream_poll(struct siw_stream *s)
 
 static void siw_stream_free(struct siw_stream *s)
 {
+	siw_zc_hub_detach(s);
 	kvfree(s->seg);
 	kvfree(s->seg_page);
 	kfree(s->orq);
@@ -534,7 +533,8 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	s->orq = SIW_FAULT(kcalloc(s->ord, sizeof(*s->orq), GFP_KERNEL));
 	s->irq = SIW_FAULT(kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL));
 	s->sq_rec = kcalloc(qp->sq.size, sizeof(*s->sq_rec), GFP_KERNEL);
-	if (!s->seg || !s->seg_page || !s->orq || !s->irq || !s->sq_rec) {
+	if (!s->seg || !s->seg_page || !s->orq || !s->irq || !s->sq_rec ||
+	    siw_zc_hub_init(s)) {
 		siw_stream_free(s);
 		return NULL;
 	}
@@ -560,6 +560,11 @@ static void siw_stream_stop(struct siw_stream *s)
 	spin_lock_irqsave(&s->lock, flags);
 	s->stopped = true;
 	spin_unlock_irqrestore(&s->lock, flags);
+	/*
+	 * A page TCP lets go of from now on kicks nothing: a work request
+	 * still waiting for one is flushed with the send queue
+	 */
+	siw_zc_hub_detach(s);
 	/*
 	 * A doorbell's siw_tx_direct() may still run and queue the work:
 	 * wait for it first. One that starts later sees @stopped.

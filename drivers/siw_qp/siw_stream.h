@@ -41,6 +41,7 @@
 #include "siw_qp.h"
 
 struct siw_mr;
+struct siw_zc_hub;
 
 /* STag of the zero-length RTR messages: any value but 0 (RFC 6581 9.2) */
 #define SIW_RTR_STAG		0x100
@@ -109,9 +110,9 @@ struct siw_irq_entry {
  * @bytes: octets it moved
  * @inval: READ_LOCAL_INV: invalidate @inval_stag before completing
  * @inval_stag: the local STag
- * @zc: its payload went to TCP by reference: it completes only once the
- *	peer acknowledged @end_seq, so that its buffer may be reused
- * @end_seq: the TCP sequence number just past its last octet
+ * @zc: its payload went to TCP by reference and an skb may still hold
+ *	its pages: it completes only once the kernel released them
+ *	(siw_stream_zc.c), so that its buffer may be reused
  */
 struct siw_sq_rec {
 	bool done;
@@ -120,7 +121,6 @@ struct siw_sq_rec {
 	bool zc;
 	u32 bytes;
 	u32 inval_stag;
-	u32 end_seq;
 };
 
 /* What the transmit side is sending */
@@ -185,7 +185,9 @@ enum siw_tx_kind {
  * @tx_fpdu: @txd holds an FPDU not yet fully sent
  * @tx_zc: the message in progress may hand its payload pages to TCP
  *	by reference
- * @tx_zc_used: it did
+ * @tx_ubuf: the notification its pages go with (siw_zc_start()), the
+ *	stream's reference
+ * @zc_hub: what the notifications of this stream's messages share
  * @tx_blocked: the socket's send buffer was full; write space resumes
  * @tx_more: the message whose last FPDU is being pushed has another
  *	behind it in this run: TCP may hold a part segment for it (MSG_MORE)
@@ -205,9 +207,6 @@ enum siw_tx_kind {
  *	without, in such a run
  * @wqe_next: scratch copy of the work request behind @wqe
  * @tx_term_err: the error the Terminate in progress reports
- * @zc_waiting: the oldest work request waits for the peer to acknowledge
- *	@zc_seq; acknowledgments resume
- * @zc_seq: that sequence number
  * @wqe: the send work request in progress (a copy)
  * @wqe_seq: its sequence number
  * @wqe_bytes: its message length
@@ -306,13 +305,12 @@ struct siw_stream {
 	u32 tx_off;
 	bool tx_fpdu;
 	bool tx_zc;
-	bool tx_zc_used;
+	struct ubuf_info *tx_ubuf;
+	struct siw_zc_hub *zc_hub;
 	bool tx_blocked;
 	bool tx_more;
 	bool tx_corked;
 	enum siw_ddp_err tx_term_err;
-	bool zc_waiting;
-	u32 zc_seq;
 	struct siw_wqe wqe;
 	u32 wqe_seq;
 	u32 wqe_bytes;
@@ -393,6 +391,13 @@ void siw_tx_direct(struct siw_stream *s, bool doorbell);
 void siw_tx_release(struct siw_stream *s);
 void siw_tx_flush_term(struct siw_stream *s);
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
+
+/* siw_stream_zc.c */
+int siw_zc_hub_init(struct siw_stream *s);
+void siw_zc_hub_detach(struct siw_stream *s);
+struct ubuf_info *siw_zc_start(struct siw_stream *s, u32 wqe_seq);
+void siw_zc_end(struct ubuf_info *u);
+void siw_zc_exit(void);
 
 /* siw_stream_rx.c */
 extern const struct siw_engine_rx_ops siw_rx_ops;

@@ -16,15 +16,14 @@
  * held until the message is on the socket: a region revoked meanwhile
  * cannot have its pages freed under the sender. A Read Response checks
  * its source again before each FPDU and ends in a Terminate once the
- * region was invalidated or deregistered. A message of at
- * least zcopy_min octets hands its pages to TCP by reference (sendpage,
- * or MSG_SPLICE_PAGES where sendpage is gone); TCP holds a page
- * reference until the peer acknowledged the octets. Such a work request
- * completes only once the peer's TCP acknowledged its last octet, so
- * that the consumer never rewrites a buffer TCP may still retransmit.
- * Smaller messages, slab pages (which must not be spliced) and the
- * framing (headers, markers, pad and CRC, from the stream's own buffer)
- * are copied, and complete once on the socket. With CRCs on, such
+ * region was invalidated or deregistered; its octets are always copied.
+ * A send work request of at least zcopy_min octets hands its pages to
+ * TCP by reference (MSG_ZEROCOPY with a notification of ours,
+ * siw_stream_zc.c) and completes only once no skb holds them any more,
+ * so that the consumer never rewrites a buffer TCP or a local receiver
+ * may still read. Smaller messages, slab pages (which must not be
+ * spliced) and the framing (headers, markers, pad and CRC, from the
+ * stream's own buffer) are copied, and complete once on the socket. With CRCs on, such
  * FPDUs are staged instead: the engine copies each whole into the
  * stream's own pages, summing the payload as it copies, and TCP takes
  * those pages by reference (siw_tx_stage_start()).
@@ -402,6 +401,9 @@ static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
 /* Drop what the message in progress holds: its pages, its regions */
 static void siw_tx_put_msg(struct siw_stream *s)
 {
+	/* TCP's references keep the pages; the release completes the WR */
+	siw_zc_end(s->tx_ubuf);
+	s->tx_ubuf = NULL;
 	while (s->seg_refs)
 		put_page(s->seg_page[--s->seg_refs]);
 	while (s->tx_nmr)
@@ -595,34 +597,7 @@ static void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status)
 	r = &s->sq_rec[s->wqe_seq & s->sq_mask];
 	r->status = status;
 	r->bytes = s->wqe_bytes;
-	if (status == IB_WC_SUCCESS && s->tx_zc_used) {
-		/* only this work item queues data on the socket */
-		r->zc = true;
-		r->end_seq = READ_ONCE(tcp_sk(s->sock->sk)->write_seq);
-	}
 	r->done = true;
-}
-
-/* The peer's TCP acknowledged every octet before @seq */
-static bool siw_tx_acked(struct siw_stream *s, u32 seq)
-{
-	return !before(READ_ONCE(tcp_sk(s->sock->sk)->snd_una), seq);
-}
-
-/*
- * The oldest work request waits for the peer to acknowledge @seq: have
- * the socket's write-space callback, which TCP calls on each incoming
- * acknowledgment while SOCK_NOSPACE is set, queue the work then.
- * Returns true if the acknowledgment came meanwhile.
- */
-static bool siw_tx_zc_wait(struct siw_stream *s, u32 seq)
-{
-	WRITE_ONCE(s->zc_seq, seq);
-	WRITE_ONCE(s->zc_waiting, true);
-	set_bit(SOCK_NOSPACE, &s->sock->flags);
-	/* pairs with the barrier of tcp_check_space() */
-	smp_mb__after_atomic();
-	return siw_tx_acked(s, seq);
 }
 
 /*
@@ -644,22 +619,19 @@ static bool siw_tx_retire(struct siw_stream *s)
 
 	for (;;) {
 		/* only the transmit side moves either */
-		if (s->sq_head == s->sq_next) {
-			WRITE_ONCE(s->zc_waiting, false);
+		if (s->sq_head == s->sq_next)
 			break;
-		}
 		rec = &s->sq_rec[s->sq_head & s->sq_mask];
 		/* pairs with siw_stream_read_done() */
-		if (!smp_load_acquire(&rec->done)) {
-			WRITE_ONCE(s->zc_waiting, false);
+		if (!smp_load_acquire(&rec->done))
 			break;
-		}
+		/*
+		 * An skb may still read its pages: the release kicks the
+		 * work (siw_zc_put(); pairs with its store)
+		 */
+		if (smp_load_acquire(&rec->zc))
+			break;
 		r = *rec;
-		if (r.zc && !siw_tx_acked(s, r.end_seq)) {
-			if (siw_tx_zc_wait(s, r.end_seq))
-				continue;
-			break;
-		}
 		memset(rec, 0, sizeof(*rec));
 		s->sq_head++;
 		if (r.inval && r.status == IB_WC_SUCCESS &&
@@ -972,6 +944,10 @@ static int siw_tx_start_wqe(struct siw_stream *s)
 	rv = siw_tx_wqe_sgl(s, &msg.sgl);
 	s->tx_zc = !(w->flags & SIW_WQE_INLINE) &&
 		   siw_tx_zc_ok(s, s->wqe_bytes);
+	if (s->tx_zc && !rv) {
+		s->tx_ubuf = siw_zc_start(s, s->wqe_seq);
+		s->tx_zc = s->tx_ubuf;
+	}
 	if (!rv)
 		rv = siw_engine_tx_msg(&s->tx, &msg);
 	if (rv) {
@@ -1031,8 +1007,12 @@ static int siw_tx_start_rresp(struct siw_stream *s)
 	msg.stag = rr->sink_stag;
 	msg.to = rr->sink_to;
 	msg.sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = n };
-	/* no completion waits for it: TCP's page references suffice */
-	s->tx_zc = siw_tx_zc_ok(s, rr->len);
+	/*
+	 * Copied, never by reference: no completion tells when TCP let go
+	 * of the pages, and an invalidation of the source must leave the
+	 * peer nothing it could read after (security.rst)
+	 */
+	s->tx_zc = false;
 	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
 }
 
@@ -1162,7 +1142,6 @@ static void siw_tx_msg_sent(struct siw_stream *s)
 	}
 	s->tx_kind = SIW_TX_IDLE;
 	s->tx_zc = false;
-	s->tx_zc_used = false;
 	siw_rx_stream_sent(s);
 }
 
@@ -1230,11 +1209,29 @@ static unsigned int siw_tx_stage_nbv(const struct siw_engine_seg *p)
 	return (p->len >> PAGE_SHIFT) + 2;
 }
 
+/*
+ * @n page vectors, @len octets, to TCP by reference with the message's
+ * notification (siw_stream_zc.c): every skb that takes a page holds it,
+ * and TCP copies instead where the route cannot gather. Returns the
+ * octets queued, or -errno if none.
+ */
+static int siw_tx_sendmsg_zc(struct siw_stream *s, struct bio_vec *bv,
+			     unsigned int n, u32 len, int flags)
+{
+	struct msghdr msg = {
+		.msg_flags = flags | MSG_ZEROCOPY,
+		.msg_ubuf = s->tx_ubuf,
+	};
+
+	iov_iter_bvec(&msg.msg_iter, WRITE, bv, n, len);
+	return tcp_sendmsg_locked(s->sock->sk, &msg, len);
+}
+
 /* May this piece go to TCP by reference? */
 static bool siw_tx_piece_zc(const struct siw_stream *s,
 			    const struct siw_engine_seg *p)
 {
-	return s->tx_zc && p->kind == SIW_ENGINE_SEG_PAGE &&
+	return s->tx_ubuf && p->kind == SIW_ENGINE_SEG_PAGE &&
 	       sendpage_ok(p->page);
 }
 
@@ -1289,21 +1286,23 @@ static int siw_tx_push(struct siw_stream *s)
 			continue;
 		}
 		if (siw_tx_piece_zc(s, p)) {
-			total = p->len - skip;
-			more = (i + 1 < d->n || !d->last || s->tx_more) ?
+			/* a run of pages by reference, with the notification */
+			n = 0;
+			total = 0;
+			while (i < d->n && siw_tx_piece_zc(s, &d->piece[i])) {
+				siw_tx_bvec(&d->piece[i++], skip, &bv[n]);
+				total += bv[n++].bv_len;
+				skip = 0;
+			}
+			more = (i < d->n || !d->last || s->tx_more) ?
 			       MSG_MORE : 0;
-			rv = siw_tcp_splice_page_locked(sk, p->page,
-							p->off + skip, total,
-							base | more);
+			rv = siw_tx_sendmsg_zc(s, bv, n, total, base | more);
 			if (rv > 0) {
 				s->tx_off += rv;
-				s->tx_zc_used = true;
 				zc += rv;
 			}
 			if (rv < 0 || rv < total)
 				break;
-			i++;
-			skip = 0;
 			continue;
 		}
 		/* a run of pieces to copy */
