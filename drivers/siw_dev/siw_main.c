@@ -318,4 +318,5 @@ module_exit(siw_exit_module);
 
 MODULE_DESCRIPTION("Software iWARP (RDMA over TCP) device");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SIW_VERSION);
 MODULE_ALIAS_RDMA_LINK("siw");

@@ -18,6 +18,8 @@ t_check "modprobe finds siw in /lib/modules/$kver/updates/dkms" \
 	bash -c "case '$where' in /lib/modules/$kver/updates/dkms/siw.ko*) true ;; *) false ;; esac"
 check "its vermagic is this kernel's" \
 	bash -c "modinfo -F vermagic siw | grep -q '^$kver '"
+t_check "modinfo siw: version $(cat "$SIW_TOP/VERSION") (the package's)" \
+	test "$(modinfo -F version siw)" = "$(cat "$SIW_TOP/VERSION")"
 check "modprobe siw" modprobe siw || t_done
 links_up t_check siw_a siw_b
 

@@ -22,8 +22,10 @@ t_check "depmod: modprobe finds siw there" \
 	test -n "$ko" -a "$(modinfo -n siw 2>/dev/null)" = "$ko"
 t_check "modprobe siw (and the RDMA core it needs)" modprobe siw
 t_check "siw is loaded" bash -c 'lsmod | grep -q "^siw "'
-modinfo siw | grep -E "^(filename|description|license|depends|vermagic|parm):" |
+modinfo siw | grep -E "^(filename|version|description|license|depends|vermagic|parm):" |
 	cut -c1-100
+t_check "modinfo siw: version $(cat "$SIW_TOP/VERSION")" \
+	test "$(modinfo -F version siw)" = "$(cat "$SIW_TOP/VERSION")"
 for p in mpa_rev mpa_crc mpa_markers mpa_p2p mpa_rtr tx_direct zcopy_tx; do
 	t_check "modinfo siw lists parameter $p" \
 		bash -c "modinfo -F parm siw | grep -q '^$p:'"
