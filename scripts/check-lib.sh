@@ -49,10 +49,12 @@ count_guest() {
 	fi
 }
 
-# count_lines TAG LOG: add a plain "N passed, N failed[, N skipped]"
-# line (the last in LOG); none at all is a failure
+# count_lines TAG LOG [RC [MIN]]: add a plain "N passed, N failed[, N
+# skipped]" line (the last in LOG); none at all is a failure, and so is
+# an exit status RC other than 0 (the tool's own verdict) and fewer than
+# MIN passed and failed
 count_lines() {
-	local line p f s
+	local line p f s rc=${3:-0} min=${4:-}
 	line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$2" 2>/dev/null | tail -n1)
 	if [ -z "$line" ]; then
 		nok "$1: no result line (log: ${2#"$SIW_TOP"/})"
@@ -65,6 +67,13 @@ count_lines() {
 	echo "$1: $line"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
 	[ "$f" -eq 0 ] || tail -n 40 "$2" | sed 's/^/    /'
+	if [ "$rc" != 0 ] && [ "$f" -eq 0 ]; then
+		nok "$1: exited $rc (log: ${2#"$SIW_TOP"/})"
+		tail -n 20 "$2" 2>/dev/null | sed 's/^/    /'
+	fi
+	if [ -n "$min" ] && [ $((p + f)) -lt "$min" ]; then
+		nok "$1: reported $((p + f)) checks, fewer than the $min in scripts/tests/LIST"
+	fi
 }
 
 # list_min SCRIPT KERNEL: the fewest checks SCRIPT must report on KERNEL
