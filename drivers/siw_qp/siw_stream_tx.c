@@ -23,10 +23,10 @@
  * so that the consumer never rewrites a buffer TCP or a local receiver
  * may still read. Smaller messages, slab pages (which must not be
  * spliced) and the framing (headers, markers, pad and CRC, from the
- * stream's own buffer) are copied, and complete once on the socket. With CRCs on, such
- * FPDUs are staged instead: the engine copies each whole into the
- * stream's own pages, summing the payload as it copies, and TCP takes
- * those pages by reference (siw_tx_stage_start()).
+ * stream's own buffer) are copied, and complete once on the socket.
+ * With CRCs on, such FPDUs are staged instead: the engine copies each
+ * whole into the stream's own pages, summing the payload as it copies,
+ * and TCP takes those pages by reference (siw_tx_stage_start()).
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
