@@ -69,6 +69,12 @@
 #define ST_RR_LEN	1024
 #define ST_RR_DATA	0x6b
 #define ST_RR_SINK_TO	0x9000ULL
+/* the zero-copy case: a Send of ST_ZC_PAGES pages, overwritten at once */
+#define ST_ZC_PAGES	8
+#define ST_ZC_OLD	0xa1
+#define ST_ZC_NEW	0x5b
+#define ST_ZC_IOVA	0x400000ULL
+#define ST_ZC_WRID	0x2c0000000000beefULL
 
 /**
  * struct st_fixture - a device, a region, a CQ, a QP, its stream and
@@ -102,6 +108,8 @@
  * @gather_was: tx_gather before that, put back at the end
  * @gather_gap_was: the gap between close doorbells before that, likewise
  * @held: stage pages the test holds a reference on, as TCP would
+ * @zc_mr: the zero-copy case's region of @zc_pg, or NULL
+ * @zc_pg: its pages
  */
 struct st_fixture {
 	struct siw_device *sdev;
@@ -133,6 +141,8 @@ struct st_fixture {
 	unsigned int gather_was;
 	u64 gather_gap_was;
 	struct page *held[2];
+	struct siw_mr *zc_mr;
+	struct page *zc_pg[ST_ZC_PAGES];
 };
 
 /* Transmit work that never gets to run before the stream stops */
@@ -371,6 +381,11 @@ static void st_exit(struct kunit *test)
 		siw_destroy_cq(&f->cq->base, NULL);
 	if (f->mr)
 		siw_dereg_mr(&f->mr->base, NULL);
+	if (f->zc_mr)
+		siw_dereg_mr(&f->zc_mr->base, NULL);
+	for (i = 0; i < ARRAY_SIZE(f->zc_pg); i++)
+		if (f->zc_pg[i])
+			__free_page(f->zc_pg[i]);
 	if (f->sdev) {
 		siw_mem_table_destroy(&f->sdev->mem);
 		siw_stats_free(f->sdev->stats);
@@ -2185,48 +2200,49 @@ static struct kunit_case siw_stream_rx_cpu_cases[] = {
 	{}
 };
 
-/* The zero-copy case: a Send of ST_ZC_PAGES pages, overwritten at once */
-#define ST_ZC_PAGES	8
-#define ST_ZC_OLD	0xa1
-#define ST_ZC_NEW	0x5b
-#define ST_ZC_IOVA	0x400000ULL
-#define ST_ZC_WRID	0x2c0000000000beefULL
-
-/* A region of ST_ZC_PAGES pages of @pg, filled with ST_ZC_OLD */
-static struct siw_mr *st_zc_region(struct kunit *test, struct st_fixture *f,
-				   struct page **pg, u32 *stag)
+/*
+ * @f->zc_mr: a region of ST_ZC_PAGES pages (@f->zc_pg), filled with
+ * ST_ZC_OLD; returns its STag
+ */
+static u32 st_zc_region(struct kunit *test, struct st_fixture *f)
 {
 	struct ib_mr *base;
 	struct siw_mr *mr;
 	unsigned int i;
+	u32 stag;
 
 	base = siw_alloc_mr(&f->pd, IB_MR_TYPE_MEM_REG, ST_ZC_PAGES);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(base));
 	mr = to_siw_mr(base);
+	f->zc_mr = mr;
 	base->pd = &f->pd;
 	base->iova = ST_ZC_IOVA;
 	base->length = ST_ZC_PAGES * PAGE_SIZE;
 	base->page_size = PAGE_SIZE;
 	for (i = 0; i < ST_ZC_PAGES; i++) {
-		pg[i] = alloc_page(GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, pg[i]);
-		memset(page_address(pg[i]), ST_ZC_OLD, PAGE_SIZE);
-		mr->map_pbl[i] = (u64)(uintptr_t)page_address(pg[i]);
+		f->zc_pg[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, f->zc_pg[i]);
+		memset(page_address(f->zc_pg[i]), ST_ZC_OLD, PAGE_SIZE);
+		mr->map_pbl[i] = (u64)(uintptr_t)page_address(f->zc_pg[i]);
 	}
 	mr->map_npages = ST_ZC_PAGES;
 	mr->map_off = 0;
-	*stag = (mr->stag & ~SIW_STAG_KEY_MASK) | 0x2c;
-	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(mr, &f->pd, *stag, ST_ACCESS), 0);
-	return mr;
+	stag = (mr->stag & ~SIW_STAG_KEY_MASK) | 0x2c;
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(mr, &f->pd, stag, ST_ACCESS), 0);
+	return stag;
 }
 
-/* The work runs until the Send completes (or ST_WAIT_MS passed) */
+/*
+ * The work runs, every 20 ms, until the Send completes (or ST_WAIT_MS
+ * passed): the fixture has no socket callbacks that would queue it
+ */
 static int st_zc_wait_wc(struct st_fixture *f, struct ib_wc *wc)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
 	int n;
 
 	for (;;) {
+		queue_work(system_wq, &f->s->tx_work);
 		flush_work(&f->s->tx_work);
 		n = siw_poll_cq(&f->cq->base, 1, wc);
 		if (n || time_after(jiffies, end))
@@ -2249,7 +2265,6 @@ static void stream_zc_completion_frees_buffer(struct kunit *test)
 	const u32 len = ST_ZC_PAGES * PAGE_SIZE;
 	struct st_fixture *f = test->priv;
 	u64 zc0 = siw_stats_sum(f->sdev->stats, SIW_STAT_TX_ZCOPY_OCTETS);
-	struct page *pg[ST_ZC_PAGES];
 	struct siw_engine_rx *rx;
 	struct ib_sge sge = { .addr = ST_ZC_IOVA, .length = len };
 	struct ib_send_wr wr = {
@@ -2258,14 +2273,13 @@ static void stream_zc_completion_frees_buffer(struct kunit *test)
 	};
 	const struct ib_send_wr *bad = NULL;
 	struct eng_peer *p;
-	struct siw_mr *mr;
 	struct ib_wc wc;
 	u32 got = 0, i;
 	u8 *buf;
 
 	KUNIT_ASSERT_GE(test, READ_ONCE(tcp_sk(f->ours->sk)->mss_cache),
 			(u32)PAGE_SIZE);
-	mr = st_zc_region(test, f, pg, &sge.lkey);
+	sge.lkey = st_zc_region(test, f);
 	INIT_WORK(&f->s->tx_work, siw_tx_work);
 	st_kernel_direct(f, false);
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
@@ -2276,7 +2290,7 @@ static void stream_zc_completion_frees_buffer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.wr_id, ST_ZC_WRID);
 	/* the consumer reuses its buffer the moment it completed */
 	for (i = 0; i < ST_ZC_PAGES; i++)
-		memset(page_address(pg[i]), ST_ZC_NEW, PAGE_SIZE);
+		memset(page_address(f->zc_pg[i]), ST_ZC_NEW, PAGE_SIZE);
 	zc0 = siw_stats_sum(f->sdev->stats, SIW_STAT_TX_ZCOPY_OCTETS) - zc0;
 	KUNIT_EXPECT_EQ_MSG(test, zc0, (u64)len,
 			    "the Send did not go by reference");
@@ -2298,10 +2312,6 @@ static void stream_zc_completion_frees_buffer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->done_len[0], len);
 	KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(p->rbuf, ST_ZC_OLD, len),
 			      "the peer read octets written after the completion");
-
-	siw_dereg_mr(&mr->base, NULL);
-	for (i = 0; i < ST_ZC_PAGES; i++)
-		__free_page(pg[i]);
 }
 
 static struct kunit_suite siw_stream_rx_cpu_suite = {
