@@ -79,8 +79,10 @@ enum siw_mr_kind {
  * @va: Tagged Offset of the first octet
  * @len: octets in the region
  * @kind: enum siw_mr_kind
- * @page_shift: log2 of the page size of @pbl (fast-registration) or
- *	PAGE_SHIFT (user)
+ * @page_shift: log2 of the page size of @pbl (fast-registration: the
+ *	consumer's, smaller or larger than PAGE_SIZE) or PAGE_SHIFT;
+ *	every access stops at the end of the region's page and at the end
+ *	of the kernel page, whichever comes first
  * @first_off: offset of @va in the first page
  * @npages: pages in @pages or @pbl in use
  * @max_pages: capacity of @pbl
@@ -143,11 +145,15 @@ struct siw_mem_table {
  * struct siw_mr_src - a page to send from, as siw_mr_get_page() took it
  * @page: the page
  * @off: offset in @page of the octet asked for
+ * @len: octets from @off that are the region's: up to the end of the
+ *	region's page or of @page, whichever ends first, and no more than
+ *	were asked for
  * @ref: the caller holds a reference on @page
  */
 struct siw_mr_src {
 	struct page *page;
 	unsigned int off;
+	u32 len;
 	bool ref;
 };
 
@@ -194,6 +200,7 @@ int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 int siw_mr_get_page(struct siw_mr *mr, u64 gen, u64 va, u32 len,
 		    bool copy_slab, struct siw_mr_src *src);
 bool siw_mr_usable(struct siw_mr *mr, u64 gen);
+u64 siw_mr_pieces(struct siw_mr *mr, u32 len);
 int siw_mr_pgidx(u64 base, u32 first_off, u8 shift, u64 va, u32 *idx,
 		 u32 *off);
 int siw_mem_invalidate(struct siw_mem_table *t, const void *pd, u32 stag,

@@ -679,7 +679,10 @@ static bool siw_tx_retire(struct siw_stream *s)
 	return failed;
 }
 
-/* Room for @need payload segments */
+/*
+ * Room for @need payload segments; what a message in progress holds
+ * (its segments so far, its page references) stays
+ */
 static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 {
 	struct siw_engine_seg *seg;
@@ -696,8 +699,8 @@ static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 		kvfree(seg);
 		return -ENOMEM;
 	}
-	/* pages a message in progress holds stay held */
 	memcpy(pages, s->seg_page, s->seg_refs * sizeof(*pages));
+	memcpy(seg, s->seg, s->seg_max * sizeof(*seg));
 	kvfree(s->seg);
 	kvfree(s->seg_page);
 	s->seg = seg;
@@ -710,35 +713,41 @@ static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
  * Describe [@va, @va + @len) of @mr, checked at change count @gen, as
  * page segments from s->seg[*n], with a reference on each page that
  * takes one (siw_tx_put_msg() drops them); @copy_slab: see
- * siw_mr_get_page(). Returns 0, or -EACCES if @mr was revoked or
- * changed since.
+ * siw_mr_get_page(). Each segment ends at the end of the region's page
+ * or of the kernel page (siw_mr_get_page()), so a region of pages
+ * smaller than the kernel's takes more segments than
+ * siw_tx_range_segs() counts: the array grows, sized from @len, which
+ * the caller checked against @mr. Returns 0, -EACCES if @mr was revoked
+ * or changed since, or -ENOMEM.
  */
 static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr,
 			    u64 gen, u64 va, u32 len, bool copy_slab, u32 *n)
 {
 	struct siw_mr_src src;
 	int rv;
-	u32 c;
 
 	while (len) {
-		if (*n >= s->seg_max)
-			return -EFAULT;
+		if (*n >= s->seg_max) {
+			rv = siw_tx_seg_reserve(s, *n + siw_mr_pieces(mr, len));
+			if (rv)
+				return rv;
+		}
 		rv = siw_mr_get_page(mr, gen, va, len, copy_slab, &src);
 		if (rv)
 			return rv;
 		if (src.ref)
 			s->seg_page[s->seg_refs++] = src.page;
-		c = min_t(u32, len, PAGE_SIZE - src.off);
 		s->seg[(*n)++] = (struct siw_engine_seg){
-			.page = src.page, .off = src.off, .len = c,
+			.page = src.page, .off = src.off, .len = src.len,
 			.kind = SIW_ENGINE_SEG_PAGE,
 		};
-		va += c;
-		len -= c;
+		va += src.len;
+		len -= src.len;
 	}
 	return 0;
 }
 
+/* Segments of a range in kernel pages; smaller region pages take more */
 static u64 siw_tx_range_segs(u32 len)
 {
 	return (len >> PAGE_SHIFT) + 2;
