@@ -1672,6 +1672,59 @@ static void stream_region_pages(struct kunit *test)
 }
 
 /**
+ * struct st_unchecked - a Send whose one SGE names more than it may
+ * @name: the case
+ * @other_index: its lkey names no region (else the region, beyond its end)
+ */
+struct st_unchecked {
+	const char *name;
+	bool other_index;
+};
+
+static const struct st_unchecked st_unchecked_cases[] = {
+	{ "an lkey that names no region", true },
+	{ "the region's lkey, beyond its end", false },
+};
+
+SIW_DDP_CASE_DESC(st_unchecked);
+KUNIT_ARRAY_PARAM(st_unchecked, st_unchecked_cases, st_unchecked_desc);
+
+/*
+ * A work request's SGEs are checked before anything is sized from them:
+ * a Send of 256 MiB that its lkey does not grant completes with a local
+ * protection error and leaves the stream's segment array as it was
+ * (it used to be sized for the unchecked length first: 2 MiB of
+ * segments for this one, 32 MiB for a process's six SGEs of 4 GiB).
+ */
+static void stream_send_sized_after_check(struct kunit *test)
+{
+	const struct st_unchecked *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct ib_sge sge = {
+		.addr = ST_IOVA, .length = SZ_256M,
+		.lkey = c->other_index ? f->stag + (1 << SIW_STAG_INDEX_SHIFT) :
+					 f->stag,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = ST_SEND_WRID, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad = NULL;
+	u32 seg_max = f->s->seg_max;
+	struct ib_wc wc;
+
+	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	/* no CM endpoint to tell when the stream ends on the error */
+	f->s->closed_told = true;
+	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, st_wait_wc(f, &wc),
+			      "the Send did not complete");
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_EQ_MSG(test, f->s->seg_max, seg_max,
+			    "an unchecked length sized the segment array");
+}
+
+/**
  * struct st_empty - the peer's answer to a Read of ours
  * @name: the case
  * @len: octets the Read asks for (at most 64)
@@ -2398,6 +2451,8 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE_PARAM(stream_read_resp_checked_source, st_rr_gen_params),
 	KUNIT_CASE_PARAM(stream_send_buffer_checked, st_recv_rv_gen_params),
 	KUNIT_CASE_PARAM(stream_region_pages, st_geom_gen_params),
+	KUNIT_CASE_PARAM(stream_send_sized_after_check,
+			 st_unchecked_gen_params),
 	KUNIT_CASE_PARAM(stream_read_resp_empty, st_empty_gen_params),
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE_PARAM(stream_fpdu_spans_segments, st_segs_gen_params),
