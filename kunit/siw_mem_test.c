@@ -333,6 +333,35 @@ static void mem_fastreg_wrong_kind(struct kunit *test)
 	siw_mem_ddp_ops.put(&f->sdev->mem, &r);
 }
 
+/*
+ * A REG_MR still queued when its MR is deregistered holds a reference on
+ * the description; carried out after, it must not make the destroyed
+ * region valid again, under any key
+ */
+static void mem_fastreg_after_dereg(struct kunit *test)
+{
+	struct mem_fixture *f = test->priv;
+	struct ib_pd pd = { .device = &f->sdev->base };
+	struct ib_mr *base;
+	struct siw_mr *mr;
+
+	base = siw_alloc_mr(&pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, base);
+	base->pd = &pd;
+	mr = to_siw_mr(base);
+	/* the queued request's reference */
+	siw_mr_hold(mr);
+	siw_dereg_mr(base, NULL);
+	KUNIT_EXPECT_EQ(test, siw_mem_fastreg(mr, &pd, mr->stag, ACC_RW),
+			-ENOENT);
+	KUNIT_EXPECT_FALSE(test, mr->valid);
+	KUNIT_EXPECT_EQ(test, siw_mem_fastreg(mr, &pd, mr->stag ^ 1, ACC_RW),
+			-ENOENT);
+	KUNIT_EXPECT_FALSE(test, mr->valid);
+	KUNIT_EXPECT_NULL(test, siw_mr_get(&f->sdev->mem, mr->stag));
+	siw_mr_put(mr);
+}
+
 #define PG_FILL		0x3c
 #define PG_DATA		0xd7
 
@@ -547,6 +576,7 @@ static struct kunit_case siw_mem_cases[] = {
 	KUNIT_CASE(mem_invalidate_local_old_key),
 	KUNIT_CASE(mem_fastreg),
 	KUNIT_CASE(mem_fastreg_wrong_kind),
+	KUNIT_CASE(mem_fastreg_after_dereg),
 	KUNIT_CASE(mem_place_small_pages),
 	KUNIT_CASE(mem_get_page_small_pages),
 	KUNIT_CASE(mem_large_pages),

@@ -9,7 +9,9 @@
  * transmit side does (siw_sq_peek()) and retire them as it does
  * (siw_sq_complete()) or flush them. A process's send queue is shared
  * memory it may rewrite at any time; what its completions say must be
- * what the device read and acted on.
+ * what the device read and acted on. A kernel consumer's REG_MR keeps
+ * its MR's description while it is queued, and a deregistration
+ * meanwhile is not undone by it.
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
@@ -247,10 +249,142 @@ static void sq_user_flush_as_read(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, f->qp->sq.taken[0].taken);
 }
 
+/* The QP is a kernel consumer's: its send ring holds struct siw_wqe */
+static void sq_kernel_ring(struct kunit *test, struct sq_fixture *f)
+{
+	f->qp->sq.ring = kunit_kcalloc(test, SQ_SIZE, sizeof(struct siw_wqe),
+				       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->qp->sq.ring);
+}
+
+/*
+ * A fast-registration MR of the fixture's PD mapped to @page, as the
+ * RDMA core and map_mr_sg leave it
+ */
+static struct siw_mr *sq_fr_mr(struct kunit *test, struct sq_fixture *f,
+			       void *page)
+{
+	struct ib_mr *base = siw_alloc_mr(&f->pd, IB_MR_TYPE_MEM_REG, 1);
+	struct siw_mr *mr;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, base);
+	base->device = f->pd.device;
+	base->pd = &f->pd;
+	base->type = IB_MR_TYPE_MEM_REG;
+	base->iova = 0x10000;
+	base->length = PAGE_SIZE;
+	base->page_size = PAGE_SIZE;
+	mr = to_siw_mr(base);
+	mr->map_pbl[0] = (u64)(uintptr_t)page;
+	mr->map_npages = 1;
+	return mr;
+}
+
+/* The consumer posts a signalled REG_MR of @mr under key @key */
+static void sq_post_reg(struct kunit *test, struct sq_fixture *f,
+			struct siw_mr *mr, u8 key)
+{
+	struct ib_reg_wr wr = {
+		.wr = {
+			.wr_id = SQ_ID, .opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.mr = &mr->base,
+		.key = (mr->stag & ~SIW_STAG_KEY_MASK) | key,
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+	};
+	const struct ib_send_wr *bad = NULL;
+
+	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr.wr, &bad), 0);
+}
+
+/*
+ * A kernel consumer posts a REG_MR and deregisters the MR before the
+ * device reached the request. The request holds the MR's description
+ * (a reference), not its registration: carried out after, it is
+ * refused, the region stays revoked and unfindable, and the completion
+ * lets the description go.
+ */
+static void sq_reg_mr_after_dereg(struct kunit *test)
+{
+	struct sq_fixture *f = test->priv;
+	void *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct siw_sq_done done = { .status = IB_WC_LOC_PROT_ERR };
+	struct siw_wqe *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct siw_mr *mr;
+
+	KUNIT_ASSERT_TRUE(test, page && w);
+	sq_kernel_ring(test, f);
+	mr = sq_fr_mr(test, f, page);
+	sq_post_reg(test, f, mr, 0x42);
+	KUNIT_ASSERT_EQ_MSG(test, refcount_read(&mr->ref), 2U,
+			    "the REG_MR holds no reference on its MR");
+	siw_dereg_mr(&mr->base, NULL);
+	KUNIT_ASSERT_EQ(test, refcount_read(&mr->ref), 1U);
+
+	/* the transmit side reaches the request */
+	KUNIT_ASSERT_EQ(test, siw_sq_peek(f->qp, 0, w), 0);
+	KUNIT_ASSERT_EQ(test, w->opcode, SIW_OP_REG_MR);
+	KUNIT_EXPECT_EQ(test, siw_mem_fastreg(to_siw_mr(w->mr), &f->pd,
+					      w->rkey, w->access), -ENOENT);
+	KUNIT_EXPECT_FALSE_MSG(test, mr->valid,
+			       "a deregistered region is valid again");
+	KUNIT_EXPECT_NULL(test, siw_mr_get(&f->sdev->mem, w->rkey));
+	siw_sq_complete(f->qp, &done, 1);
+	sq_expect_wc(test, f, SQ_ID, IB_WC_REG_MR, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_EQ(test, f->qp->sq.get, 1U);
+}
+
+/*
+ * A REG_MR flushed, or discarded, before the device reached it lets its
+ * MR go as it leaves the queue; so does one completed
+ */
+static void sq_reg_mr_leaves_queue(struct kunit *test)
+{
+	struct sq_fixture *f = test->priv;
+	void *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct siw_sq_done done = { .status = IB_WC_SUCCESS };
+	struct siw_wqe *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct siw_mr *mr;
+
+	KUNIT_ASSERT_TRUE(test, page && w);
+	sq_kernel_ring(test, f);
+	mr = sq_fr_mr(test, f, page);
+
+	sq_post_reg(test, f, mr, 0x43);
+	KUNIT_ASSERT_EQ(test, siw_sq_peek(f->qp, 0, w), 0);
+	KUNIT_EXPECT_EQ(test, siw_mem_fastreg(mr, &f->pd, w->rkey, w->access),
+			0);
+	KUNIT_EXPECT_TRUE(test, mr->valid);
+	siw_sq_complete(f->qp, &done, 1);
+	sq_expect_wc(test, f, SQ_ID, IB_WC_REG_MR, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1U);
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd,
+						 mr->stag, false), 0);
+
+	sq_post_reg(test, f, mr, 0x44);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 2U);
+	WRITE_ONCE(f->qp->state, SIW_QP_ERROR);
+	siw_qp_flush(f->qp);
+	sq_expect_wc(test, f, SQ_ID, IB_WC_REG_MR, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1U);
+
+	WRITE_ONCE(f->qp->state, SIW_QP_IDLE);
+	sq_post_reg(test, f, mr, 0x45);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 2U);
+	siw_qp_discard(f->qp);
+	sq_expect_no_wc(test, f);
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1U);
+	KUNIT_EXPECT_FALSE(test, mr->valid);
+	siw_dereg_mr(&mr->base, NULL);
+}
+
 static struct kunit_case siw_sq_cases[] = {
 	KUNIT_CASE(sq_user_completes_as_read),
 	KUNIT_CASE(sq_user_valid_cleared),
 	KUNIT_CASE(sq_user_flush_as_read),
+	KUNIT_CASE(sq_reg_mr_after_dereg),
+	KUNIT_CASE(sq_reg_mr_leaves_queue),
 	{}
 };
 

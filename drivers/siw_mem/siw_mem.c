@@ -99,6 +99,7 @@ void siw_mr_hold(struct siw_mr *mr)
 {
 	refcount_inc(&mr->ref);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_hold);
 
 /* The last reference is gone: free the description (any context) */
 static void siw_mr_release(struct siw_mr *mr)
@@ -591,9 +592,14 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_invalidate);
  * @stag: the STag to register (same index, the consumer's key)
  * @access: IB_ACCESS_* bits to grant
  *
+ * A REG_MR that was posted before its MR was deregistered and carried
+ * out after is refused: the region stays revoked (the work request's
+ * reference kept the description, not the registration).
+ *
  * Context: any; does not sleep.
  * Returns: 0, -EINVAL (not a fast-registration MR of that index),
- * -EACCES (another PD) or -EBUSY (still valid: invalidate it first).
+ * -ENOENT (deregistered), -EACCES (another PD) or -EBUSY (still valid:
+ * invalidate it first).
  */
 int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access)
 {
@@ -604,6 +610,8 @@ int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access)
 	if (mr->kind != SIW_MR_FASTREG ||
 	    siw_stag_index(stag) != siw_stag_index(mr->stag))
 		rv = -EINVAL;
+	else if (mr->dead)
+		rv = -ENOENT;
 	else if (mr->base.pd != pd)
 		rv = -EACCES;
 	else if (mr->valid)
@@ -688,9 +696,10 @@ static struct siw_mr *siw_mr_alloc(struct ib_pd *pd, enum siw_mr_kind kind,
 }
 
 /*
- * Revoke the region (no access is under way once this returns, none
- * starts after it), release its memory and drop the table's reference:
- * whoever still holds the description (a stalled stream) finds it
+ * Revoke the region for good (no access is under way once this returns,
+ * none starts after it, no REG_MR makes it valid again), release its
+ * memory and drop the table's reference: whoever still holds the
+ * description (a stalled stream, a REG_MR still queued) finds it
  * revoked. Never waits for a holder.
  */
 static void siw_mr_destroy(struct siw_mr *mr)
@@ -701,6 +710,7 @@ static void siw_mr_destroy(struct siw_mr *mr)
 	write_seqcount_begin(&mr->seq);
 	mr->gen++;
 	mr->valid = false;
+	mr->dead = true;
 	write_seqcount_end(&mr->seq);
 	spin_unlock_irqrestore(&mr->lock, flags);
 	if (mr->umem)

@@ -61,8 +61,8 @@ enum siw_mr_kind {
  * @ref: references: one for the table (until dereg_mr), one per lookup;
  *	the last one frees the description
  * @rcu: frees the MR after lookups that might still see it
- * @lock: protects @stag, @valid, @access, @va, @len and the page list
- *	of a fast-registration MR; held across every access to the
+ * @lock: protects @stag, @valid, @dead, @access, @va, @len and the page
+ *	list of a fast-registration MR; held across every access to the
  *	region's memory, so that revoking under it waits for an access
  *	under way
  * @seq: bumped, under @lock, around every change of @stag, @valid,
@@ -75,6 +75,8 @@ enum siw_mr_kind {
  * @stag: the STag the region answers to, key included
  * @valid: the region may be accessed (false after invalidation and
  *	from deregistration on)
+ * @dead: deregistered: no REG_MR makes it valid again, though a work
+ *	request still in a send queue may name it (it holds a reference)
  * @access: IB_ACCESS_* bits
  * @va: Tagged Offset of the first octet
  * @len: octets in the region
@@ -110,6 +112,7 @@ struct siw_mr {
 	u64 gen;
 	u32 stag;
 	bool valid;
+	bool dead;
 	u32 access;
 	u64 va;
 	u64 len;

@@ -366,6 +366,8 @@ int siw_destroy_qp(struct ib_qp *base, struct ib_udata *udata)
 	siw_qp_put(qp);
 	wait_for_completion(&qp->freed);
 
+	/* what the entries left hold (a REG_MR its MR) goes with them */
+	siw_qp_discard(qp);
 	siw_qp_free_rings(qp);
 	atomic_dec(&qdev->nr_qp);
 	return 0;

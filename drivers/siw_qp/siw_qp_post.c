@@ -15,6 +15,7 @@
 #include <kunit/visibility.h>
 #include <linux/string.h>
 
+#include "siw_mem/siw_mem.h"
 #include "siw_qp.h"
 
 /* What every ring entry starts with (kernel, SQ and RQ layouts alike) */
@@ -56,6 +57,21 @@ static void siw_wq_release(struct siw_wq_head *e)
 }
 
 /*
+ * A kernel consumer's REG_MR names its MR from post until it leaves the
+ * send queue (completed, flushed or discarded) and holds a reference on
+ * it all that time: a consumer that deregisters the MR meanwhile frees
+ * the registration, not the description the work request still points
+ * to (siw_mem_fastreg() refuses a deregistered MR).
+ */
+static void siw_sq_let_go(struct siw_qp *qp, struct siw_wq_head *e)
+{
+	struct siw_wqe *w = (struct siw_wqe *)e;
+
+	if (!qp->user && w->opcode == SIW_OP_REG_MR)
+		siw_mr_put(to_siw_mr(w->mr));
+}
+
+/*
  * Walk the posted entries of @wq from its head, handing each back;
  * with @cq, report each as flushed. At most one lap: a process that
  * keeps posting behind us cannot keep us here.
@@ -89,6 +105,8 @@ static bool siw_wq_drain(struct siw_qp *qp, struct siw_wq *wq, bool sq,
 		} else {
 			break;
 		}
+		if (sq)
+			siw_sq_let_go(qp, e);
 		/* the slot is free before its completion can be seen */
 		siw_wq_release(e);
 		wq->get++;
@@ -192,10 +210,16 @@ static int siw_sq_post_one(struct siw_qp *qp, const struct ib_send_wr *wr)
 	if (slot->flags & SIW_WQE_VALID)
 		return -ENOMEM;
 	rv = siw_wqe_from_send_wr(wr, &qp->sq.caps, slot);
+	if (!rv && slot->opcode == SIW_OP_REG_MR &&
+	    slot->mr->device != qp->base.device)
+		rv = -EINVAL;
 	if (rv) {
 		slot->flags = 0;
 		return rv;
 	}
+	/* let go of in siw_sq_let_go() */
+	if (slot->opcode == SIW_OP_REG_MR)
+		siw_mr_hold(to_siw_mr(slot->mr));
 	if (qp->sig_all)
 		slot->flags |= SIW_WQE_SIGNALLED;
 	/* contents before VALID, for an engine that peeks without sq_lock */
@@ -501,6 +525,7 @@ void siw_sq_complete(struct siw_qp *qp, const struct siw_sq_done *done,
 		src.bytes = done[i].bytes;
 		report = src.status != IB_WC_SUCCESS || qp->sig_all ||
 			 signalled;
+		siw_sq_let_go(qp, e);
 		/*
 		 * Hand the slot back before the completion is visible: a
 		 * process polls its CQ in shared memory and may post into
