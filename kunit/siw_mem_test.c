@@ -10,6 +10,9 @@
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "siw_ddp/siw_ddp.h"
@@ -330,6 +333,238 @@ static void mem_fastreg_wrong_kind(struct kunit *test)
 	siw_mem_ddp_ops.put(&f->sdev->mem, &r);
 }
 
+/*
+ * A REG_MR still queued when its MR is deregistered holds a reference on
+ * the description; carried out after, it must not make the destroyed
+ * region valid again, under any key
+ */
+static void mem_fastreg_after_dereg(struct kunit *test)
+{
+	struct mem_fixture *f = test->priv;
+	struct ib_pd pd = { .device = &f->sdev->base };
+	struct ib_mr *base;
+	struct siw_mr *mr;
+
+	base = siw_alloc_mr(&pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, base);
+	base->pd = &pd;
+	mr = to_siw_mr(base);
+	/* the queued request's reference */
+	siw_mr_hold(mr);
+	siw_dereg_mr(base, NULL);
+	KUNIT_EXPECT_EQ(test, siw_mem_fastreg(mr, &pd, mr->stag, ACC_RW),
+			-ENOENT);
+	KUNIT_EXPECT_FALSE(test, mr->valid);
+	KUNIT_EXPECT_EQ(test, siw_mem_fastreg(mr, &pd, mr->stag ^ 1, ACC_RW),
+			-ENOENT);
+	KUNIT_EXPECT_FALSE(test, mr->valid);
+	KUNIT_EXPECT_NULL(test, siw_mr_get(&f->sdev->mem, mr->stag));
+	siw_mr_put(mr);
+}
+
+#define PG_FILL		0x3c
+#define PG_DATA		0xd7
+
+/*
+ * A fast-registration MR of @f's device mapped by the map_mr_sg verb,
+ * with a page size of @page_size, to the @n buffers at @buf of @len
+ * octets each, and registered (REG_MR) for local and remote access
+ */
+static struct siw_mr *pg_mr(struct kunit *test, struct mem_fixture *f,
+			    struct ib_pd *pd, unsigned int page_size,
+			    u8 *const *buf, u32 len, int n)
+{
+	struct scatterlist sg[4];
+	struct ib_mr *base;
+	struct siw_mr *mr;
+	int i;
+
+	KUNIT_ASSERT_LE(test, n, (int)ARRAY_SIZE(sg));
+	pd->device = &f->sdev->base;
+	base = siw_alloc_mr(pd, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, base);
+	base->pd = pd;
+	mr = to_siw_mr(base);
+	/* the RDMA core's software DMA mapping: addresses are virtual */
+	sg_init_table(sg, n);
+	for (i = 0; i < n; i++) {
+		sg_set_buf(&sg[i], buf[i], len);
+		sg_dma_address(&sg[i]) = (u64)(uintptr_t)buf[i];
+		sg_dma_len(&sg[i]) = len;
+	}
+	/* what ib_map_mr_sg() sets before it calls the driver */
+	base->page_size = page_size;
+	KUNIT_ASSERT_EQ(test, siw_map_mr_sg(base, sg, n, NULL), n);
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(mr, pd, mr->stag, ACC_RW), 0);
+	return mr;
+}
+
+/*
+ * A region of 512-octet pages (nvme-rdma's 4 KiB pages on a kernel of
+ * 64 KiB ones, scaled down), each in a kernel page of its own: a copy
+ * into it goes to the end of the region's page, then on in the next
+ * region page, never on to the end of the kernel page
+ */
+static void mem_place_small_pages(struct kunit *test)
+{
+	struct mem_fixture *f = test->priv;
+	u8 *a = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 data[600];
+	struct ib_pd pd = { };
+	struct siw_mr *mr;
+	u8 *buf[2];
+
+	KUNIT_ASSERT_TRUE(test, a && b);
+	memset(a, PG_FILL, PAGE_SIZE);
+	memset(b, PG_FILL, PAGE_SIZE);
+	memset(data, PG_DATA, sizeof(data));
+	/* the second half of a region page of a, the first of b */
+	buf[0] = a + 1024 + 256;
+	buf[1] = b;
+	mr = pg_mr(test, f, &pd, SZ_512, buf, 256, 2);
+	KUNIT_EXPECT_EQ(test, mr->page_shift, 9);
+	KUNIT_EXPECT_EQ(test, mr->len, 512ULL);
+
+	KUNIT_EXPECT_EQ(test, siw_mr_place(mr, mr->gen, mr->va, data, 512,
+					   NULL), 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(a, PG_FILL, 1024 + 256));
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(a + 1024 + 256, PG_DATA, 256));
+	KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(a + 1536, PG_FILL,
+						PAGE_SIZE - 1536),
+			      "placement ran past the region's page");
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(b, PG_DATA, 256));
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(b + 256, PG_FILL, PAGE_SIZE - 256));
+	siw_dereg_mr(&mr->base, NULL);
+}
+
+/*
+ * A sender takes from a page only the octets of the region's page: the
+ * rest of the kernel page is not the region's
+ */
+static void mem_get_page_small_pages(struct kunit *test)
+{
+	struct mem_fixture *f = test->priv;
+	u8 *a = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *b = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct ib_pd pd = { };
+	struct siw_mr_src src;
+	struct siw_mr *mr;
+	u8 *buf[2];
+
+	KUNIT_ASSERT_TRUE(test, a && b);
+	buf[0] = a + 512;
+	buf[1] = b + 2048;
+	mr = pg_mr(test, f, &pd, SZ_512, buf, 512, 2);
+
+	KUNIT_ASSERT_EQ(test, siw_mr_get_page(mr, mr->gen, mr->va + 100, 900,
+					      false, &src), 0);
+	KUNIT_EXPECT_PTR_EQ(test, src.page, virt_to_page(a));
+	KUNIT_EXPECT_EQ(test, src.off, 612U);
+	KUNIT_EXPECT_EQ_MSG(test, src.len, 412U,
+			    "the page served octets past the region's page");
+	KUNIT_ASSERT_EQ(test, siw_mr_get_page(mr, mr->gen, mr->va + 512, 488,
+					      false, &src), 0);
+	KUNIT_EXPECT_PTR_EQ(test, src.page, virt_to_page(b));
+	KUNIT_EXPECT_EQ(test, src.off, 2048U);
+	KUNIT_EXPECT_EQ(test, src.len, 488U);
+	/* slab memory: a Read Response takes a copy of only those octets */
+	KUNIT_ASSERT_EQ(test, siw_mr_get_page(mr, mr->gen, mr->va + 500, 24,
+					      true, &src), 0);
+	KUNIT_EXPECT_EQ(test, src.len, 12U);
+	KUNIT_EXPECT_TRUE(test, src.ref);
+	if (src.ref)
+		put_page(src.page);
+	siw_dereg_mr(&mr->base, NULL);
+}
+
+/*
+ * Region pages larger than the kernel's (an 8 KiB page here, 2 MiB for
+ * a huge page): each access still stops at the end of the kernel page,
+ * and the next one takes the next kernel page of the region's page
+ */
+static void mem_large_pages(struct kunit *test)
+{
+	struct mem_fixture *f = test->priv;
+	u8 *a = kunit_kmalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	u8 data[300];
+	struct ib_pd pd = { };
+	struct siw_mr_src src;
+	struct siw_mr *mr;
+	u8 *buf[1];
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	/* kmalloc() aligns a power-of-two size to itself */
+	KUNIT_ASSERT_EQ(test, (uintptr_t)a & (2 * PAGE_SIZE - 1), 0UL);
+	memset(a, PG_FILL, 2 * PAGE_SIZE);
+	memset(data, PG_DATA, sizeof(data));
+	buf[0] = a;
+	mr = pg_mr(test, f, &pd, 2 * PAGE_SIZE, buf, 2 * PAGE_SIZE, 1);
+	KUNIT_EXPECT_EQ(test, mr->page_shift, PAGE_SHIFT + 1);
+
+	KUNIT_ASSERT_EQ(test, siw_mr_get_page(mr, mr->gen,
+					      mr->va + PAGE_SIZE - 100, 300,
+					      false, &src), 0);
+	KUNIT_EXPECT_PTR_EQ(test, src.page, virt_to_page(a));
+	KUNIT_EXPECT_EQ(test, src.off, (unsigned int)PAGE_SIZE - 100);
+	KUNIT_EXPECT_EQ(test, src.len, 100U);
+	KUNIT_ASSERT_EQ(test, siw_mr_get_page(mr, mr->gen, mr->va + PAGE_SIZE,
+					      200, false, &src), 0);
+	KUNIT_EXPECT_PTR_EQ(test, src.page, virt_to_page(a + PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, src.off, 0U);
+	KUNIT_EXPECT_EQ(test, src.len, 200U);
+
+	KUNIT_EXPECT_EQ(test, siw_mr_place(mr, mr->gen,
+					   mr->va + PAGE_SIZE - 100, data,
+					   sizeof(data), NULL), 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(a + PAGE_SIZE - 100, PG_DATA, 300));
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(a, PG_FILL, PAGE_SIZE - 100));
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(a + PAGE_SIZE + 200, PG_FILL,
+					    PAGE_SIZE - 200));
+	siw_dereg_mr(&mr->base, NULL);
+}
+
+/* Pieces of a range: cut at the smaller of the two page sizes */
+static void mem_pieces(struct kunit *test)
+{
+	struct siw_mr mr = { .page_shift = 9 };
+
+	KUNIT_EXPECT_EQ(test, siw_mr_pieces(&mr, 0), 2ULL);
+	KUNIT_EXPECT_EQ(test, siw_mr_pieces(&mr, 4096), 10ULL);
+	mr.page_shift = 21;
+	KUNIT_EXPECT_EQ(test, siw_mr_pieces(&mr, SZ_1M),
+			(u64)(SZ_1M >> PAGE_SHIFT) + 2);
+	mr.page_shift = PAGE_SHIFT;
+	KUNIT_EXPECT_EQ(test, siw_mr_pieces(&mr, U32_MAX),
+			(u64)(U32_MAX >> PAGE_SHIFT) + 2);
+}
+
+/* map_mr_sg takes a page size only if it is a power of two */
+static void mem_map_page_size(struct kunit *test)
+{
+	struct mem_fixture *f = test->priv;
+	u8 *a = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct scatterlist sg;
+	struct ib_pd pd = { .device = &f->sdev->base };
+	struct ib_mr *base;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	base = siw_alloc_mr(&pd, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, base);
+	sg_init_one(&sg, a, 1024);
+	sg_dma_address(&sg) = (u64)(uintptr_t)a;
+	sg_dma_len(&sg) = 1024;
+	base->page_size = 3000;
+	KUNIT_EXPECT_EQ(test, siw_map_mr_sg(base, &sg, 1, NULL), -EINVAL);
+	base->page_size = 0;
+	KUNIT_EXPECT_EQ(test, siw_map_mr_sg(base, &sg, 1, NULL), -EINVAL);
+	base->page_size = SZ_256;
+	KUNIT_EXPECT_EQ(test, siw_map_mr_sg(base, &sg, 1, NULL), 1);
+	KUNIT_EXPECT_EQ(test, to_siw_mr(base)->map_npages, 4U);
+	KUNIT_EXPECT_EQ(test, to_siw_mr(base)->map_shift, 8);
+	siw_dereg_mr(base, NULL);
+}
+
 static struct kunit_case siw_mem_cases[] = {
 	KUNIT_CASE_PARAM(mem_check, check_gen_params),
 	KUNIT_CASE(mem_check_dma),
@@ -341,6 +576,12 @@ static struct kunit_case siw_mem_cases[] = {
 	KUNIT_CASE(mem_invalidate_local_old_key),
 	KUNIT_CASE(mem_fastreg),
 	KUNIT_CASE(mem_fastreg_wrong_kind),
+	KUNIT_CASE(mem_fastreg_after_dereg),
+	KUNIT_CASE(mem_place_small_pages),
+	KUNIT_CASE(mem_get_page_small_pages),
+	KUNIT_CASE(mem_large_pages),
+	KUNIT_CASE(mem_pieces),
+	KUNIT_CASE(mem_map_page_size),
 	{}
 };
 

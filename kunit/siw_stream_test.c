@@ -164,7 +164,8 @@ static int st_region(struct kunit *test, struct st_fixture *f)
 {
 	struct ib_mr *base;
 
-	base = siw_alloc_mr(&f->pd, IB_MR_TYPE_MEM_REG, 1);
+	/* room for stream_region_pages()'s pages */
+	base = siw_alloc_mr(&f->pd, IB_MR_TYPE_MEM_REG, 512);
 	if (IS_ERR_OR_NULL(base))
 		return -ENOMEM;
 	f->mr = to_siw_mr(base);
@@ -1485,6 +1486,261 @@ static void st_put_segment(struct kunit *test, struct eng_wire *w,
 	w->len += n;
 }
 
+/* The three ways octets pass between a region and the wire */
+enum st_dir {
+	ST_SEND,	/* a Send of ours from the region */
+	ST_RRESP,	/* our Read Response to the peer's Read, from it */
+	ST_WRITE,	/* the peer's Write into it */
+};
+
+/**
+ * struct st_geom - a region whose pages are not the kernel's
+ * @name: the case
+ * @dir: which way the octets go
+ * @shift: log2 of the region's page size
+ * @npages: the region's pages, all of them used
+ * @kpages: kernel pages they are spread over: region page i lies in
+ *	kernel page i % @kpages, at its (i / @kpages)th slot, so that
+ *	consecutive region pages are never adjacent in memory
+ */
+struct st_geom {
+	const char *name;
+	enum st_dir dir;
+	u8 shift;
+	u32 npages;
+	u32 kpages;
+};
+
+static const struct st_geom st_geom_cases[] = {
+	{ "Send, two 512-octet pages", ST_SEND, 9, 2, 2 },
+	{ "Send, 320 pages of 128 octets", ST_SEND, 7, 320, 16 },
+	{ "Send, a page of two kernel pages", ST_SEND, PAGE_SHIFT + 1, 1, 1 },
+	{ "Read Response, two 512-octet pages", ST_RRESP, 9, 2, 2 },
+	{ "Read Response, 320 pages of 128 octets", ST_RRESP, 7, 320, 16 },
+	{ "Read Response, a page of two kernel pages", ST_RRESP,
+	  PAGE_SHIFT + 1, 1, 1 },
+	{ "peer's Write, two 512-octet pages", ST_WRITE, 9, 2, 2 },
+	{ "peer's Write, 320 pages of 128 octets", ST_WRITE, 7, 320, 16 },
+	{ "peer's Write, a page of two kernel pages", ST_WRITE,
+	  PAGE_SHIFT + 1, 1, 1 },
+};
+
+SIW_DDP_CASE_DESC(st_geom);
+KUNIT_ARRAY_PARAM(st_geom, st_geom_cases, st_geom_desc);
+
+/*
+ * The next completion, or false after ST_WAIT_MS: a Send sent without a
+ * copy completes once the peer acknowledged it, which the work, run
+ * again, sees (the fixture's socket has no write-space callback)
+ */
+static bool st_wait_wc(struct st_fixture *f, struct ib_wc *wc)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+
+	while (siw_poll_cq(&f->cq->base, 1, wc) != 1) {
+		if (time_after(jiffies, end))
+			return false;
+		schedule_work(&f->s->tx_work);
+		flush_work(&f->s->tx_work);
+		msleep(20);
+	}
+	return true;
+}
+
+/* What region page @i holds (the fill of the memory around is ST_FILL) */
+static u8 st_geom_val(u32 i)
+{
+	u8 v = i * 37 + 5;
+
+	return v == ST_FILL ? v + 1 : v;
+}
+
+/* Where region page @i of @c starts in @mem */
+static u8 *st_geom_at(const struct st_geom *c, u8 *mem, u32 i)
+{
+	size_t stride = max_t(size_t, PAGE_SIZE, BIT(c->shift));
+
+	return mem + (i % c->kpages) * stride + (i / c->kpages) * BIT(c->shift);
+}
+
+/*
+ * A consumer maps its pages with a page size of its own (nvme-rdma,
+ * iSER and rtrs map 4 KiB pages, also on a kernel of 64 KiB pages;
+ * here the region's pages are smaller than the kernel's, or larger).
+ * Every access stops at the end of the region's page and at the end of
+ * the kernel page: a Send and a Read Response carry the region's octets
+ * in order and nothing of the memory between its pages; a peer's Write
+ * lands in the region's pages and nowhere else. The region of 320 pages
+ * takes more segments than a stream starts with, the Read Response more
+ * than its length in kernel pages.
+ */
+static void stream_region_pages(struct kunit *test)
+{
+	const struct st_geom *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	const u32 pg = BIT(c->shift), len = c->npages * pg;
+	size_t size = c->kpages * max_t(size_t, PAGE_SIZE, pg);
+	struct siw_engine_seg seg = { .kind = SIW_ENGINE_SEG_KVA, .len = len };
+	struct siw_engine_msg m = { };
+	struct siw_rdmap_rreq rr = {
+		.sink_stag = eng_stag(1, 0x77), .sink_to = ST_RR_SINK_TO,
+		.len = len,
+	};
+	struct eng_peer *p = eng_peer_new(test, len);
+	u8 *mem, *data, *got = NULL, *at;
+	struct eng_wire *w;
+	struct ib_wc wc;
+	u32 i;
+
+	mem = kunit_kmalloc(test, size, GFP_KERNEL);
+	data = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, mem && data);
+	memset(mem, ST_FILL, size);
+	for (i = 0; i < c->npages; i++) {
+		memset(data + i * pg, st_geom_val(i), pg);
+		if (c->dir != ST_WRITE)
+			memset(st_geom_at(c, mem, i), st_geom_val(i), pg);
+	}
+	/* the region registered again to those pages, as map_mr_sg leaves them */
+	KUNIT_ASSERT_LE(test, c->npages, f->mr->max_pages);
+	KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &f->pd, f->stag,
+						 false), 0);
+	for (i = 0; i < c->npages; i++)
+		f->mr->map_pbl[i] = (u64)(uintptr_t)st_geom_at(c, mem, i);
+	f->mr->map_npages = c->npages;
+	f->mr->map_shift = c->shift;
+	f->mr->map_off = 0;
+	f->mr->base.length = len;
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
+					      ST_ACCESS), 0);
+	INIT_WORK(&f->s->tx_work, siw_tx_work);
+
+	switch (c->dir) {
+	case ST_SEND: {
+		struct ib_sge sge = {
+			.addr = ST_IOVA, .length = len, .lkey = f->stag,
+		};
+		struct ib_send_wr wr = {
+			.wr_id = ST_SEND_WRID, .sg_list = &sge, .num_sge = 1,
+			.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+		};
+		const struct ib_send_wr *bad = NULL;
+
+		eng_peer_reset(p, 1);
+		KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad),
+				0);
+		st_peer_read_into(test, f, p, true);
+		flush_work(&f->s->tx_work);
+		KUNIT_ASSERT_EQ_MSG(test, p->ndone, 1U, "the Send did not arrive");
+		KUNIT_EXPECT_EQ(test, p->done_len[0], len);
+		got = p->rbuf;
+		KUNIT_ASSERT_TRUE_MSG(test, st_wait_wc(f, &wc),
+				      "the Send did not complete");
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		break;
+	}
+	case ST_RRESP:
+		rr.src_stag = f->stag;
+		rr.src_to = ST_IOVA;
+		m.opcode = SIW_RDMAP_READ_REQ;
+		m.rreq = &rr;
+		eng_region_set(p, 1, 0x77, ST_RR_SINK_TO, len,
+			       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+			       &eng_pd_a, true, false);
+		w = st_peer_frame(test, &m, 4096, 9000);
+		/* no CM endpoint to tell, should the stream end */
+		f->s->closed_told = true;
+		st_peer_put(test, f, w->buf, w->len);
+		st_receive_octets(f, w->len);
+		KUNIT_ASSERT_FALSE(test, siw_engine_rx_stopped(&f->s->rx));
+		st_peer_read_into(test, f, p, true);
+		flush_work(&f->s->tx_work);
+		KUNIT_EXPECT_EQ(test, p->nterm, 0U);
+		KUNIT_ASSERT_EQ_MSG(test, p->ndone, 1U, "no Read Response");
+		KUNIT_EXPECT_EQ(test, p->done[0].opcode, SIW_RDMAP_READ_RESP);
+		got = p->reg[0].mem;
+		break;
+	case ST_WRITE:
+		m.opcode = SIW_RDMAP_WRITE;
+		m.stag = f->stag;
+		m.to = ST_IOVA;
+		seg.addr = data;
+		m.sgl = (struct siw_engine_sgl){ .seg = &seg, .nseg = 1 };
+		w = st_peer_frame(test, &m, 2 * len + 4096, 9000);
+		st_peer_put(test, f, w->buf, w->len);
+		st_receive_octets(f, w->len);
+		KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(&f->s->rx));
+		break;
+	}
+	KUNIT_EXPECT_FALSE(test, p->bad);
+	KUNIT_EXPECT_TRUE(test, eng_peer_guards_ok(p));
+	if (got)
+		KUNIT_EXPECT_TRUE_MSG(test, !memcmp(got, data, len),
+				      "the peer got other octets than the region's");
+	/* the region's pages hold theirs, the memory between them its fill */
+	for (i = 0; i < c->npages; i++) {
+		at = st_geom_at(c, mem, i);
+		KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(at, st_geom_val(i), pg),
+				      "region page %u", i);
+		memset(at, ST_FILL, pg);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(mem, ST_FILL, size),
+			      "octets outside the region's pages changed");
+}
+
+/**
+ * struct st_unchecked - a Send whose one SGE names more than it may
+ * @name: the case
+ * @other_index: its lkey names no region (else the region, beyond its end)
+ */
+struct st_unchecked {
+	const char *name;
+	bool other_index;
+};
+
+static const struct st_unchecked st_unchecked_cases[] = {
+	{ "an lkey that names no region", true },
+	{ "the region's lkey, beyond its end", false },
+};
+
+SIW_DDP_CASE_DESC(st_unchecked);
+KUNIT_ARRAY_PARAM(st_unchecked, st_unchecked_cases, st_unchecked_desc);
+
+/*
+ * A work request's SGEs are checked before anything is sized from them:
+ * a Send of 256 MiB that its lkey does not grant completes with a local
+ * protection error and leaves the stream's segment array as it was
+ * (it used to be sized for the unchecked length first: 2 MiB of
+ * segments for this one, 32 MiB for a process's six SGEs of 4 GiB).
+ */
+static void stream_send_sized_after_check(struct kunit *test)
+{
+	const struct st_unchecked *c = test->param_value;
+	struct st_fixture *f = test->priv;
+	struct ib_sge sge = {
+		.addr = ST_IOVA, .length = SZ_256M,
+		.lkey = c->other_index ? f->stag + (1 << SIW_STAG_INDEX_SHIFT) :
+					 f->stag,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = ST_SEND_WRID, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad = NULL;
+	u32 seg_max = f->s->seg_max;
+	struct ib_wc wc;
+
+	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	/* no CM endpoint to tell when the stream ends on the error */
+	f->s->closed_told = true;
+	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, st_wait_wc(f, &wc),
+			      "the Send did not complete");
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_EQ_MSG(test, f->s->seg_max, seg_max,
+			    "an unchecked length sized the segment array");
+}
+
 /**
  * struct st_empty - the peer's answer to a Read of ours
  * @name: the case
@@ -2325,6 +2581,9 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE_PARAM(stream_term_on_stop, st_term_gen_params),
 	KUNIT_CASE_PARAM(stream_read_resp_checked_source, st_rr_gen_params),
 	KUNIT_CASE_PARAM(stream_send_buffer_checked, st_recv_rv_gen_params),
+	KUNIT_CASE_PARAM(stream_region_pages, st_geom_gen_params),
+	KUNIT_CASE_PARAM(stream_send_sized_after_check,
+			 st_unchecked_gen_params),
 	KUNIT_CASE_PARAM(stream_read_resp_empty, st_empty_gen_params),
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE_PARAM(stream_fpdu_spans_segments, st_segs_gen_params),

@@ -281,8 +281,9 @@ static void wqe_user_sqe(struct kunit *test)
 	}
 	rv = siw_wqe_from_sqe(&sqe, wqe);
 	KUNIT_ASSERT_EQ(test, rv, c->rv);
-	/* a malformed entry too completes under its own id */
+	/* a malformed entry too completes under its own id and opcode */
 	KUNIT_EXPECT_EQ(test, wqe->id, 77ULL);
+	KUNIT_EXPECT_EQ(test, wqe->opcode, siw_wqe_flush_opcode(c->opcode));
 	if (rv)
 		return;
 	KUNIT_EXPECT_EQ(test, wqe->opcode, c->opcode);

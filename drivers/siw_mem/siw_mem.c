@@ -21,6 +21,7 @@
 #include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/highmem.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/net.h>
 #include <linux/overflow.h>
@@ -98,6 +99,7 @@ void siw_mr_hold(struct siw_mr *mr)
 {
 	refcount_inc(&mr->ref);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_hold);
 
 /* The last reference is gone: free the description (any context) */
 static void siw_mr_release(struct siw_mr *mr)
@@ -299,28 +301,44 @@ static struct page *siw_kaddr_page(u64 kaddr, unsigned int *pg_off)
 	return virt_addr_valid(p) ? virt_to_page(p) : NULL;
 }
 
-/* The page holding Tagged Offset @va of @mr, or NULL; @mr->lock held */
+/*
+ * The page holding Tagged Offset @va of @mr, or NULL; @mr->lock held.
+ * *@pg_off is the octet's offset in that page, *@room the octets from
+ * there to the end of the region's page or of the kernel page,
+ * whichever ends first: no access may run past either. A region's pages
+ * may be smaller than the kernel's (a consumer maps 4 KiB pages on a
+ * 64 KiB-page kernel: the rest of that kernel page is not the region's)
+ * or larger (a 2 MiB page, whose kernel pages siw_kaddr_page() resolves
+ * one at a time).
+ */
 static struct page *siw_mr_page(struct siw_mr *mr, u64 va,
-				unsigned int *pg_off)
+				unsigned int *pg_off, u32 *room)
 {
+	struct page *pg;
 	u32 idx, off;
 
 	lockdep_assert_held(&mr->lock);
 	switch (mr->kind) {
 	case SIW_MR_DMA:
-		return siw_kaddr_page(va, pg_off);
+		pg = siw_kaddr_page(va, pg_off);
+		*room = PAGE_SIZE - *pg_off;
+		return pg;
 	case SIW_MR_USER:
 		if (siw_mr_pgidx(mr->va, mr->first_off, PAGE_SHIFT, va,
 				 &idx, &off) || idx >= mr->npages)
 			return NULL;
 		*pg_off = off;
+		*room = PAGE_SIZE - off;
 		return mr->pages[idx];
 	case SIW_MR_FASTREG:
 		if (siw_mr_pgidx(mr->va, mr->first_off, mr->page_shift, va,
 				 &idx, &off) || idx >= mr->npages ||
 		    idx >= mr->max_pages)
 			return NULL;
-		return siw_kaddr_page(mr->pbl[idx] + off, pg_off);
+		pg = siw_kaddr_page(mr->pbl[idx] + off, pg_off);
+		*room = min_t(u64, BIT_ULL(mr->page_shift) - off,
+			      PAGE_SIZE - *pg_off);
+		return pg;
 	}
 	return NULL;
 }
@@ -379,7 +397,9 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
  * still valid and unchanged since the check: an invalidation or
  * deregistration either waits for the copy or refuses it, and so does
  * a registration again under the same STag (which follows an
- * invalidation), whatever bounds and rights it gives.
+ * invalidation), whatever bounds and rights it gives. Each piece
+ * copied ends at the end of the region's page or of the kernel page,
+ * whichever comes first.
  *
  * Context: any; does not sleep.
  * Returns: 0, -EACCES (revoked or changed since the check; nothing is
@@ -403,12 +423,12 @@ int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 	else if (!siw_range_within(mr->va, mr->len, va, len))
 		rv = -ERANGE;
 	while (!rv && len) {
-		pg = siw_mr_page(mr, va, &pg_off);
+		pg = siw_mr_page(mr, va, &pg_off, &n);
 		if (!pg) {
 			rv = -EFAULT;
 			break;
 		}
-		n = min_t(u32, len, PAGE_SIZE - pg_off);
+		n = min(len, n);
 		to = kmap_local_page(pg);
 		if (crc)
 			*crc = siw_mpa_crc_copy(*crc, to + pg_off, data, n);
@@ -431,11 +451,13 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_place);
  *	against when it was granted
  * @gen: its change count when the access was checked
  * @va: Tagged Offset (or address) of the first octet
- * @len: octets wanted from there; the page serves at most
- *	PAGE_SIZE - @src->off of them
+ * @len: octets wanted from there, at least 1; the page serves @src->len
+ *	of them, up to the end of the region's page or of the kernel
+ *	page, whichever ends first
  * @copy_slab: the caller may send after the region's owner let go of
  *	the memory (a Read Response, timed by the peer)
- * @src: the page, its offset, and whether the caller holds a reference
+ * @src: the page, its offset, the octets it serves and whether the
+ *	caller holds a reference
  *
  * A page that can be referenced comes with a reference of the caller's
  * (put_page() it), so that it cannot be freed while the caller still
@@ -455,17 +477,19 @@ int siw_mr_get_page(struct siw_mr *mr, u64 gen, u64 va, u32 len,
 	unsigned long flags;
 	struct page *pg;
 	int rv = 0;
+	u32 room;
 
 	spin_lock_irqsave(&mr->lock, flags);
 	if (!siw_mr_live(mr, gen)) {
 		rv = -EACCES;
 		goto out;
 	}
-	pg = siw_mr_page(mr, va, &src->off);
+	pg = siw_mr_page(mr, va, &src->off, &room);
 	if (!pg) {
 		rv = -EFAULT;
 		goto out;
 	}
+	src->len = min(len, room);
 	src->page = pg;
 	src->ref = sendpage_ok(pg);
 	if (src->ref) {
@@ -474,7 +498,7 @@ int siw_mr_get_page(struct siw_mr *mr, u64 gen, u64 va, u32 len,
 		src->page = SIW_FAULT(alloc_page(GFP_ATOMIC));
 		if (src->page)
 			memcpy_page(src->page, src->off, pg, src->off,
-				    min_t(u32, len, PAGE_SIZE - src->off));
+				    src->len);
 		else
 			rv = -ENOMEM;
 		src->ref = true;
@@ -484,6 +508,29 @@ out:
 	return rv;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_get_page);
+
+/**
+ * siw_mr_pieces() - into how many pages siw_mr_get_page() cuts a range
+ * @mr: a region the caller holds a reference on
+ * @len: octets of the range
+ *
+ * A page serves a range up to the end of the region's page or of the
+ * kernel page, so the range is cut at multiples of the smaller of the
+ * two. Read without the region's lock: a registration that changes the
+ * page size changes the count, and siw_mr_get_page() refuses an access
+ * checked before it.
+ *
+ * Context: any.
+ * Returns: an upper bound, for sizing an array of pages.
+ */
+u64 siw_mr_pieces(struct siw_mr *mr, u32 len)
+{
+	unsigned int shift = min_t(unsigned int, READ_ONCE(mr->page_shift),
+				   PAGE_SHIFT);
+
+	return ((u64)len >> shift) + 2;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_pieces);
 
 /**
  * siw_mem_invalidate() - invalidate a fast-registration STag
@@ -545,9 +592,14 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_invalidate);
  * @stag: the STag to register (same index, the consumer's key)
  * @access: IB_ACCESS_* bits to grant
  *
+ * A REG_MR that was posted before its MR was deregistered and carried
+ * out after is refused: the region stays revoked (the work request's
+ * reference kept the description, not the registration).
+ *
  * Context: any; does not sleep.
  * Returns: 0, -EINVAL (not a fast-registration MR of that index),
- * -EACCES (another PD) or -EBUSY (still valid: invalidate it first).
+ * -ENOENT (deregistered), -EACCES (another PD) or -EBUSY (still valid:
+ * invalidate it first).
  */
 int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access)
 {
@@ -558,6 +610,8 @@ int siw_mem_fastreg(struct siw_mr *mr, const void *pd, u32 stag, u32 access)
 	if (mr->kind != SIW_MR_FASTREG ||
 	    siw_stag_index(stag) != siw_stag_index(mr->stag))
 		rv = -EINVAL;
+	else if (mr->dead)
+		rv = -ENOENT;
 	else if (mr->base.pd != pd)
 		rv = -EACCES;
 	else if (mr->valid)
@@ -642,9 +696,10 @@ static struct siw_mr *siw_mr_alloc(struct ib_pd *pd, enum siw_mr_kind kind,
 }
 
 /*
- * Revoke the region (no access is under way once this returns, none
- * starts after it), release its memory and drop the table's reference:
- * whoever still holds the description (a stalled stream) finds it
+ * Revoke the region for good (no access is under way once this returns,
+ * none starts after it, no REG_MR makes it valid again), release its
+ * memory and drop the table's reference: whoever still holds the
+ * description (a stalled stream, a REG_MR still queued) finds it
  * revoked. Never waits for a holder.
  */
 static void siw_mr_destroy(struct siw_mr *mr)
@@ -655,6 +710,7 @@ static void siw_mr_destroy(struct siw_mr *mr)
 	write_seqcount_begin(&mr->seq);
 	mr->gen++;
 	mr->valid = false;
+	mr->dead = true;
 	write_seqcount_end(&mr->seq);
 	spin_unlock_irqrestore(&mr->lock, flags);
 	if (mr->umem)
@@ -897,9 +953,13 @@ static int siw_mr_set_page(struct ib_mr *base, u64 addr)
  * @sg_offset: offset into the first entry
  *
  * Maps the pages for the next REG_MR (&siw_mr.map_pbl): the region as
- * registered now, which a peer may be using, keeps its own.
+ * registered now, which a peer may be using, keeps its own. Any page
+ * size the RDMA core passes (@base->page_size, a power of two) is
+ * taken, smaller or larger than PAGE_SIZE: accesses stop at the end of
+ * each of the region's pages (siw_mr_place(), siw_mr_get_page()).
  *
- * Returns: the number of entries mapped (ib_sg_to_pages()).
+ * Returns: the number of entries mapped (ib_sg_to_pages()), or -EINVAL
+ * for a page size that is not a power of two.
  */
 int siw_map_mr_sg(struct ib_mr *base, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset)
@@ -907,6 +967,9 @@ int siw_map_mr_sg(struct ib_mr *base, struct scatterlist *sg, int sg_nents,
 	struct siw_mr *mr = to_siw_mr(base);
 	int n;
 
+	/* ib_sg_to_pages() masks with page_size - 1 */
+	if (!is_power_of_2(base->page_size))
+		return -EINVAL;
 	mr->map_npages = 0;
 	n = ib_sg_to_pages(base, sg, sg_nents, sg_offset, siw_mr_set_page);
 	mr->map_shift = ilog2(base->page_size);

@@ -61,8 +61,8 @@ enum siw_mr_kind {
  * @ref: references: one for the table (until dereg_mr), one per lookup;
  *	the last one frees the description
  * @rcu: frees the MR after lookups that might still see it
- * @lock: protects @stag, @valid, @access, @va, @len and the page list
- *	of a fast-registration MR; held across every access to the
+ * @lock: protects @stag, @valid, @dead, @access, @va, @len and the page
+ *	list of a fast-registration MR; held across every access to the
  *	region's memory, so that revoking under it waits for an access
  *	under way
  * @seq: bumped, under @lock, around every change of @stag, @valid,
@@ -75,12 +75,16 @@ enum siw_mr_kind {
  * @stag: the STag the region answers to, key included
  * @valid: the region may be accessed (false after invalidation and
  *	from deregistration on)
+ * @dead: deregistered: no REG_MR makes it valid again, though a work
+ *	request still in a send queue may name it (it holds a reference)
  * @access: IB_ACCESS_* bits
  * @va: Tagged Offset of the first octet
  * @len: octets in the region
  * @kind: enum siw_mr_kind
- * @page_shift: log2 of the page size of @pbl (fast-registration) or
- *	PAGE_SHIFT (user)
+ * @page_shift: log2 of the page size of @pbl (fast-registration: the
+ *	consumer's, smaller or larger than PAGE_SIZE) or PAGE_SHIFT;
+ *	every access stops at the end of the region's page and at the end
+ *	of the kernel page, whichever comes first
  * @first_off: offset of @va in the first page
  * @npages: pages in @pages or @pbl in use
  * @max_pages: capacity of @pbl
@@ -108,6 +112,7 @@ struct siw_mr {
 	u64 gen;
 	u32 stag;
 	bool valid;
+	bool dead;
 	u32 access;
 	u64 va;
 	u64 len;
@@ -143,11 +148,15 @@ struct siw_mem_table {
  * struct siw_mr_src - a page to send from, as siw_mr_get_page() took it
  * @page: the page
  * @off: offset in @page of the octet asked for
+ * @len: octets from @off that are the region's: up to the end of the
+ *	region's page or of @page, whichever ends first, and no more than
+ *	were asked for
  * @ref: the caller holds a reference on @page
  */
 struct siw_mr_src {
 	struct page *page;
 	unsigned int off;
+	u32 len;
 	bool ref;
 };
 
@@ -194,6 +203,7 @@ int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 int siw_mr_get_page(struct siw_mr *mr, u64 gen, u64 va, u32 len,
 		    bool copy_slab, struct siw_mr_src *src);
 bool siw_mr_usable(struct siw_mr *mr, u64 gen);
+u64 siw_mr_pieces(struct siw_mr *mr, u32 len);
 int siw_mr_pgidx(u64 base, u32 first_off, u8 shift, u64 va, u32 *idx,
 		 u32 *off);
 int siw_mem_invalidate(struct siw_mem_table *t, const void *pd, u32 stag,

@@ -11,6 +11,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/siw-abi.h>
 
+#include "siw_fault.h"
 #include "siw_mem/siw_limits.h"
 #include "siw_mem/siw_umap.h"
 #include "siw_qp.h"
@@ -172,6 +173,13 @@ static int siw_qp_alloc_rings(struct siw_qp *qp, struct ib_qp_init_attr *attr)
 	qp->sq.ring = siw_ring_alloc(qp->sq.size * sqe, qp->user);
 	if (!qp->sq.ring)
 		return -ENOMEM;
+	if (qp->user) {
+		qp->sq.taken = SIW_FAULT(kvcalloc(qp->sq.size,
+						  sizeof(*qp->sq.taken),
+						  GFP_KERNEL_ACCOUNT));
+		if (!qp->sq.taken)
+			return -ENOMEM;
+	}
 	if (attr->srq)
 		return 0;
 	qp->rq.size = siw_ring_entries(attr->cap.max_recv_wr);
@@ -183,6 +191,7 @@ static int siw_qp_alloc_rings(struct siw_qp *qp, struct ib_qp_init_attr *attr)
 
 static void siw_qp_free_rings(struct siw_qp *qp)
 {
+	kvfree(qp->sq.taken);
 	siw_ring_free(qp->sq.ring, qp->sq.mmap);
 	siw_ring_free(qp->rq.ring, qp->rq.mmap);
 }
@@ -357,6 +366,8 @@ int siw_destroy_qp(struct ib_qp *base, struct ib_udata *udata)
 	siw_qp_put(qp);
 	wait_for_completion(&qp->freed);
 
+	/* what the entries left hold (a REG_MR its MR) goes with them */
+	siw_qp_discard(qp);
 	siw_qp_free_rings(qp);
 	atomic_dec(&qdev->nr_qp);
 	return 0;

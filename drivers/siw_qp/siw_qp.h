@@ -89,21 +89,41 @@ struct siw_qp_trans {
 };
 
 /**
+ * struct siw_wq_taken - what completes a process's send work request, as
+ *	the device read it
+ * @id: its wr_id
+ * @opcode: its opcode, as siw_wqe_flush_opcode() reports it
+ * @signalled: it asked for a completion
+ * @taken: the entry was read (siw_sq_peek()) and is not completed yet
+ */
+struct siw_wq_taken {
+	u64 id;
+	u8 opcode;
+	bool signalled;
+	bool taken;
+};
+
+/**
  * struct siw_wq - one work queue ring
  * @ring: user QPs: struct siw_sqe or struct siw_rqe, as in siw-abi.h;
  *	kernel QPs: struct siw_wqe
  * @mmap: the ring's mmap entry (user QPs)
+ * @taken: a user QP's send queue: one record per entry of what the
+ *	device read from it, for the completion; NULL otherwise
  * @size: entries, a power of two; 0 if the QP has none (SRQ attached)
  * @get: next entry the device consumes (free running)
  * @put: next entry a kernel consumer fills (free running)
  * @caps: what a work request may carry
  *
  * An entry is the consumer's while its VALID flag is clear and the
- * device's while it is set.
+ * device's while it is set; a process's send queue entry is the
+ * device's from the moment it was read (@taken) until it completes,
+ * whatever the process writes into it meanwhile.
  */
 struct siw_wq {
 	void *ring;
 	struct rdma_user_mmap_entry *mmap;
+	struct siw_wq_taken *taken;
 	u32 size;
 	u32 get;
 	u32 put;

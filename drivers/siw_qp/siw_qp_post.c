@@ -7,11 +7,15 @@
  * A user QP's rings are written by the process directly (rdma-core's
  * provider); the kernel reads an entry once, into a private copy, and
  * checks that copy. The process can change the shared entry at any time
- * and only ever hurts itself.
+ * and only ever hurts itself: what a send work request's completion
+ * says (its id, its opcode, whether it is signalled) comes from the
+ * copy the device acted on (struct siw_wq_taken), never from the ring
+ * again.
  */
 #include <kunit/visibility.h>
 #include <linux/string.h>
 
+#include "siw_mem/siw_mem.h"
 #include "siw_qp.h"
 
 /* What every ring entry starts with (kernel, SQ and RQ layouts alike) */
@@ -53,6 +57,21 @@ static void siw_wq_release(struct siw_wq_head *e)
 }
 
 /*
+ * A kernel consumer's REG_MR names its MR from post until it leaves the
+ * send queue (completed, flushed or discarded) and holds a reference on
+ * it all that time: a consumer that deregisters the MR meanwhile frees
+ * the registration, not the description the work request still points
+ * to (siw_mem_fastreg() refuses a deregistered MR).
+ */
+static void siw_sq_let_go(struct siw_qp *qp, struct siw_wq_head *e)
+{
+	struct siw_wqe *w = (struct siw_wqe *)e;
+
+	if (!qp->user && w->opcode == SIW_OP_REG_MR)
+		siw_mr_put(to_siw_mr(w->mr));
+}
+
+/*
  * Walk the posted entries of @wq from its head, handing each back;
  * with @cq, report each as flushed. At most one lap: a process that
  * keeps posting behind us cannot keep us here.
@@ -65,17 +84,29 @@ static bool siw_wq_drain(struct siw_qp *qp, struct siw_wq *wq, bool sq,
 		.qp = &qp->base,
 		.status = IB_WC_WR_FLUSH_ERR,
 	};
+	struct siw_wq_taken *t;
 	bool signal = false;
 	u32 n;
 
 	for (n = 0; n < wq->size; n++) {
 		struct siw_wq_head *e = siw_wq_entry(wq, stride, wq->get);
 
-		if (!siw_wq_posted(e))
+		/* an entry the device read flushes as it was read */
+		t = wq->taken ? &wq->taken[wq->get & (wq->size - 1)] : NULL;
+		if (t && t->taken) {
+			src.id = t->id;
+			src.opcode = t->opcode;
+			t->taken = false;
+		} else if (siw_wq_posted(e)) {
+			src.id = READ_ONCE(e->id);
+			src.opcode = sq ?
+				siw_wqe_flush_opcode(READ_ONCE(e->opcode)) :
+				SIW_OP_RECEIVE;
+		} else {
 			break;
-		src.id = READ_ONCE(e->id);
-		src.opcode = sq ? siw_wqe_flush_opcode(READ_ONCE(e->opcode)) :
-				  SIW_OP_RECEIVE;
+		}
+		if (sq)
+			siw_sq_let_go(qp, e);
 		/* the slot is free before its completion can be seen */
 		siw_wq_release(e);
 		wq->get++;
@@ -118,6 +149,7 @@ void siw_qp_flush(struct siw_qp *qp)
 {
 	siw_qp_drain_queues(qp, true);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_flush);
 
 /**
  * siw_qp_discard() - drop every posted work request without completion
@@ -129,6 +161,7 @@ void siw_qp_discard(struct siw_qp *qp)
 {
 	siw_qp_drain_queues(qp, false);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_discard);
 
 /* States in which the engines, not the flush, retire send work */
 static bool siw_qp_sq_owned(enum siw_qp_state s)
@@ -177,10 +210,16 @@ static int siw_sq_post_one(struct siw_qp *qp, const struct ib_send_wr *wr)
 	if (slot->flags & SIW_WQE_VALID)
 		return -ENOMEM;
 	rv = siw_wqe_from_send_wr(wr, &qp->sq.caps, slot);
+	if (!rv && slot->opcode == SIW_OP_REG_MR &&
+	    slot->mr->device != qp->base.device)
+		rv = -EINVAL;
 	if (rv) {
 		slot->flags = 0;
 		return rv;
 	}
+	/* let go of in siw_sq_let_go() */
+	if (slot->opcode == SIW_OP_REG_MR)
+		siw_mr_hold(to_siw_mr(slot->mr));
 	if (qp->sig_all)
 		slot->flags |= SIW_WQE_SIGNALLED;
 	/* contents before VALID, for an engine that peeks without sq_lock */
@@ -370,17 +409,33 @@ static int siw_wq_read(bool user, bool sq,
  */
 int siw_sq_peek(struct siw_qp *qp, u32 n, struct siw_wqe *wqe)
 {
+	struct siw_wq_taken *t;
 	struct siw_wq_head *e;
 	unsigned long flags;
 	int rv = -ENOENT;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	e = siw_wq_entry(&qp->sq, siw_wq_stride(qp, true), qp->sq.get + n);
-	if (n < qp->sq.size && siw_wq_posted(e))
+	if (n < qp->sq.size && siw_wq_posted(e)) {
 		rv = siw_wq_read(qp->user, true, e, wqe);
+		/*
+		 * What the entry's completion will say: this read's. The
+		 * device acts on the last read before it starts the entry
+		 * (a read ahead of that is read again), and reads it no more
+		 * from then on.
+		 */
+		if (qp->sq.taken) {
+			t = &qp->sq.taken[(qp->sq.get + n) & (qp->sq.size - 1)];
+			t->id = wqe->id;
+			t->opcode = wqe->opcode;
+			t->signalled = wqe->flags & SIW_WQE_SIGNALLED;
+			t->taken = true;
+		}
+	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	return rv;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_sq_peek);
 
 /**
  * siw_sq_posted() - is a send work request posted at a position?
@@ -399,6 +454,38 @@ bool siw_sq_posted(struct siw_qp *qp, u32 n)
 					  READ_ONCE(qp->sq.get) + n));
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_sq_posted);
+
+/*
+ * What the completion of the oldest send work request @e says, from the
+ * copy the device acted on: a kernel QP's entry is that copy (the
+ * kernel's own memory, written by siw_post_send()); a process's is its
+ * record of the last read (siw_sq_peek()), whatever the process wrote
+ * into the shared entry since, its VALID flag included. False if the
+ * entry was never posted (kernel) or never read (process).
+ */
+static bool siw_sq_head_src(struct siw_qp *qp, struct siw_wq_head *e,
+			    struct siw_cqe_src *src, bool *signalled)
+{
+	struct siw_wq_taken *t;
+
+	lockdep_assert_held(&qp->sq_lock);
+	if (!qp->sq.taken) {
+		if (!siw_wq_posted(e))
+			return false;
+		src->id = e->id;
+		src->opcode = siw_wqe_flush_opcode(e->opcode);
+		*signalled = e->flags & SIW_WQE_SIGNALLED;
+		return true;
+	}
+	t = &qp->sq.taken[qp->sq.get & (qp->sq.size - 1)];
+	if (!t->taken)
+		return false;
+	src->id = t->id;
+	src->opcode = t->opcode;
+	*signalled = t->signalled;
+	t->taken = false;
+	return true;
+}
 
 /**
  * siw_sq_complete() - retire the oldest send work requests
@@ -420,7 +507,7 @@ void siw_sq_complete(struct siw_qp *qp, const struct siw_sq_done *done,
 	size_t stride = siw_wq_stride(qp, true);
 	struct siw_wq_head *e;
 	unsigned long flags;
-	bool report, signal = false;
+	bool report, signalled, signal = false;
 	unsigned int i;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
@@ -432,14 +519,13 @@ void siw_sq_complete(struct siw_qp *qp, const struct siw_sq_done *done,
 		n = 0;
 	for (i = 0; i < n; i++) {
 		e = siw_wq_entry(&qp->sq, stride, qp->sq.get);
-		if (!siw_wq_posted(e))
+		if (!siw_sq_head_src(qp, e, &src, &signalled))
 			break;
 		src.status = done[i].status;
 		src.bytes = done[i].bytes;
 		report = src.status != IB_WC_SUCCESS || qp->sig_all ||
-			 (READ_ONCE(e->flags) & SIW_WQE_SIGNALLED);
-		src.id = READ_ONCE(e->id);
-		src.opcode = siw_wqe_flush_opcode(READ_ONCE(e->opcode));
+			 signalled;
+		siw_sq_let_go(qp, e);
 		/*
 		 * Hand the slot back before the completion is visible: a
 		 * process polls its CQ in shared memory and may post into

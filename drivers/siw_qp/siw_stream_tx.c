@@ -651,7 +651,12 @@ static bool siw_tx_retire(struct siw_stream *s)
 	return failed;
 }
 
-/* Room for @need payload segments */
+/*
+ * Room for @need payload segments; what a message in progress holds
+ * (its segments so far, its page references) stays. Charged to the
+ * memory cgroup of whoever sends: a process's own sizes, once its SGEs
+ * were checked (siw_tx_sges()).
+ */
 static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 {
 	struct siw_engine_seg *seg;
@@ -661,15 +666,17 @@ static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 		return 0;
 	if (need > U32_MAX / sizeof(*seg))
 		return -ENOMEM;
-	pages = SIW_FAULT(kvmalloc_array(need, sizeof(*pages), GFP_KERNEL));
-	seg = SIW_FAULT(kvmalloc_array(need, sizeof(*seg), GFP_KERNEL));
+	pages = SIW_FAULT(kvmalloc_array(need, sizeof(*pages),
+					 GFP_KERNEL_ACCOUNT));
+	seg = SIW_FAULT(kvmalloc_array(need, sizeof(*seg),
+				       GFP_KERNEL_ACCOUNT));
 	if (!seg || !pages) {
 		kvfree(pages);
 		kvfree(seg);
 		return -ENOMEM;
 	}
-	/* pages a message in progress holds stay held */
 	memcpy(pages, s->seg_page, s->seg_refs * sizeof(*pages));
+	memcpy(seg, s->seg, s->seg_max * sizeof(*seg));
 	kvfree(s->seg);
 	kvfree(s->seg_page);
 	s->seg = seg;
@@ -682,35 +689,41 @@ static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
  * Describe [@va, @va + @len) of @mr, checked at change count @gen, as
  * page segments from s->seg[*n], with a reference on each page that
  * takes one (siw_tx_put_msg() drops them); @copy_slab: see
- * siw_mr_get_page(). Returns 0, or -EACCES if @mr was revoked or
- * changed since.
+ * siw_mr_get_page(). Each segment ends at the end of the region's page
+ * or of the kernel page (siw_mr_get_page()), so a region of pages
+ * smaller than the kernel's takes more segments than
+ * siw_tx_range_segs() counts: the array grows, sized from @len, which
+ * the caller checked against @mr. Returns 0, -EACCES if @mr was revoked
+ * or changed since, or -ENOMEM.
  */
 static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr,
 			    u64 gen, u64 va, u32 len, bool copy_slab, u32 *n)
 {
 	struct siw_mr_src src;
 	int rv;
-	u32 c;
 
 	while (len) {
-		if (*n >= s->seg_max)
-			return -EFAULT;
+		if (*n >= s->seg_max) {
+			rv = siw_tx_seg_reserve(s, *n + siw_mr_pieces(mr, len));
+			if (rv)
+				return rv;
+		}
 		rv = siw_mr_get_page(mr, gen, va, len, copy_slab, &src);
 		if (rv)
 			return rv;
 		if (src.ref)
 			s->seg_page[s->seg_refs++] = src.page;
-		c = min_t(u32, len, PAGE_SIZE - src.off);
 		s->seg[(*n)++] = (struct siw_engine_seg){
-			.page = src.page, .off = src.off, .len = c,
+			.page = src.page, .off = src.off, .len = src.len,
 			.kind = SIW_ENGINE_SEG_PAGE,
 		};
-		va += c;
-		len -= c;
+		va += src.len;
+		len -= src.len;
 	}
 	return 0;
 }
 
+/* Segments of a range in kernel pages; smaller region pages take more */
 static u64 siw_tx_range_segs(u32 len)
 {
 	return (len >> PAGE_SHIFT) + 2;
@@ -719,15 +732,19 @@ static u64 siw_tx_range_segs(u32 len)
 /*
  * Look every SGE of the work request in progress up with @access; with
  * @n, keep the regions referenced in s->tx_mr and describe the octets as
- * page segments from s->seg[*n]. Sets s->wqe_bytes.
+ * page segments from s->seg[*n]. Every SGE is looked up before the
+ * segment array is sized, and it is sized from the lengths the lookups
+ * checked against their regions (siw_mr_pieces()): a process's lengths
+ * alone, up to 2^32 - 1 octets, size nothing. Sets s->wqe_bytes.
  */
 static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 {
 	struct siw_wqe *w = &s->wqe;
+	u32 i, nmr = 0, first = s->tx_nmr;
+	u64 gen[SIW_DEV_MAX_SGE];
 	enum siw_mem_err err;
 	struct siw_mr *mr;
-	u64 gen;
-	u32 i;
+	u64 need = 0;
 	int rv;
 
 	s->wqe_bytes = 0;
@@ -736,29 +753,38 @@ static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 			continue;
 		mr = siw_mr_get_local(s->qp->qdev->mem, s->qp->base.pd,
 				      w->sge[i].lkey, w->sge[i].laddr,
-				      w->sge[i].length, access, &gen, &err);
+				      w->sge[i].length, access, &gen[nmr],
+				      &err);
 		if (!mr)
 			return -EACCES;
 		if (!n) {
 			siw_mr_put(mr);
 		} else {
 			s->tx_mr[s->tx_nmr++] = mr;
-			rv = siw_tx_add_range(s, mr, gen, w->sge[i].laddr,
-					      w->sge[i].length, false, n);
-			if (rv)
-				return rv;
+			need += siw_mr_pieces(mr, w->sge[i].length);
+			nmr++;
 		}
 		s->wqe_bytes += w->sge[i].length;
 	}
-	return 0;
+	if (!n)
+		return 0;
+	rv = siw_tx_seg_reserve(s, *n + need);
+	for (i = 0, nmr = 0; !rv && i < w->num_sge; i++) {
+		if (!w->sge[i].length)
+			continue;
+		rv = siw_tx_add_range(s, s->tx_mr[first + nmr], gen[nmr],
+				      w->sge[i].laddr, w->sge[i].length, false,
+				      n);
+		nmr++;
+	}
+	return rv;
 }
 
 /* The payload of a Send or Write work request, checked for local read */
 static int siw_tx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
 {
 	struct siw_wqe *w = &s->wqe;
-	u64 need = 0;
-	u32 i, n = 0;
+	u32 n = 0;
 	int rv;
 
 	if (w->flags & SIW_WQE_INLINE) {
@@ -770,11 +796,7 @@ static int siw_tx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
 		s->wqe_bytes = w->inline_len;
 		return 0;
 	}
-	for (i = 0; i < w->num_sge; i++)
-		need += siw_tx_range_segs(w->sge[i].length);
-	rv = siw_tx_seg_reserve(s, need);
-	if (!rv)
-		rv = siw_tx_sges(s, 0, &n);
+	rv = siw_tx_sges(s, 0, &n);
 	if (rv)
 		return rv;
 	*sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = n };

@@ -250,7 +250,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_wqe_from_recv_wr);
 /**
  * siw_wqe_from_sqe() - check a send queue entry a process wrote
  * @sqe: a private copy of the entry (the shared one may change under us)
- * @wqe: the result
+ * @wqe: the result; for a malformed entry, its id and the opcode to
+ *	report (siw_wqe_flush_opcode())
  *
  * Returns: 0, or -EINVAL for anything the provider would never write.
  */
@@ -262,6 +263,8 @@ int siw_wqe_from_sqe(const struct siw_sqe *sqe, struct siw_wqe *wqe)
 	/* a malformed entry is completed in error, under its own id */
 	memset(wqe, 0, offsetof(struct siw_wqe, sge));
 	wqe->id = sqe->id;
+	/* and the opcode its completion reports, whatever it is */
+	wqe->opcode = siw_wqe_flush_opcode(sqe->opcode);
 	if (sqe->opcode >= SIW_NUM_OPCODES)
 		return -EINVAL;
 	opf = siw_user_ops[sqe->opcode];
