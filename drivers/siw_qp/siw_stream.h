@@ -396,6 +396,10 @@ void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
 
 /* siw_stream_rx.c */
 extern const struct siw_engine_rx_ops siw_rx_ops;
+#if IS_ENABLED(CONFIG_KUNIT)
+/* a KUnit hook in siw_rx_read_req(); kernels without KUnit have none */
+void siw_rx_read_req_hook_set(void (*hook)(struct siw_stream *s));
+#endif
 void siw_rx_start(struct siw_stream *s);
 void siw_rx_read_sock(struct siw_stream *s);
 unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,

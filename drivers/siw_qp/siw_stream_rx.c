@@ -191,6 +191,33 @@ out:
 	return err;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+static void (*siw_rx_read_req_hook)(struct siw_stream *s);
+
+/**
+ * siw_rx_read_req_hook_set() - set the KUnit hook at the Read Request
+ * @hook: called as the receive path is about to queue a Read Request,
+ *	under the socket's lock; NULL for none
+ */
+void siw_rx_read_req_hook_set(void (*hook)(struct siw_stream *s))
+{
+	WRITE_ONCE(siw_rx_read_req_hook, hook);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_rx_read_req_hook_set);
+
+static void siw_rx_read_req_test(struct siw_stream *s)
+{
+	void (*hook)(struct siw_stream *s) = READ_ONCE(siw_rx_read_req_hook);
+
+	if (hook)
+		hook(s);
+}
+#else
+static inline void siw_rx_read_req_test(struct siw_stream *s)
+{
+}
+#endif
+
 static enum siw_ddp_err siw_rx_read_req(void *ctx,
 					const struct siw_rdmap_rreq *rr,
 					const struct siw_ddp_region *src)
@@ -200,6 +227,7 @@ static enum siw_ddp_err siw_rx_read_req(void *ctx,
 	unsigned long flags;
 	bool full;
 
+	siw_rx_read_req_test(s);
 	if (s->rx_rtr_wait) {
 		if (rr->len)
 			return SIW_DDP_ERR_LLP_NO_RTR;
