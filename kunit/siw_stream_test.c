@@ -22,7 +22,9 @@
  * what the work does turn that post's own sending off (tx_direct_kernel).
  * The Read Response cases put the real work back once the idle one ran
  * for the Read Request, so that the consumer acts between the request's
- * check and its answer.
+ * check and its answer. The teardown case reads the socket from a work
+ * item, as the receive work does, and holds that reader at a Read
+ * Request (siw_rx_read_req_hook_set()) while the stream stops.
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
@@ -41,8 +43,11 @@
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/tcp.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "siw_dev/siw_dev.h"
 #include "siw_stats.h"
@@ -110,6 +115,7 @@
  * @held: stage pages the test holds a reference on, as TCP would
  * @zc_mr: the zero-copy case's region of @zc_pg, or NULL
  * @zc_pg: its pages
+ * @race: the teardown case's reader, or NULL
  */
 struct st_fixture {
 	struct siw_device *sdev;
@@ -143,6 +149,7 @@ struct st_fixture {
 	struct page *held[2];
 	struct siw_mr *zc_mr;
 	struct page *zc_pg[ST_ZC_PAGES];
+	struct st_race *race;
 };
 
 /* Transmit work that never gets to run before the stream stops */
@@ -335,6 +342,71 @@ static void st_stop(struct st_fixture *f)
 	f->stopped = true;
 }
 
+/**
+ * struct st_race - a reader inside a Read Request while the stream stops
+ * @f: the fixture
+ * @read: the reader: a work item that reads the socket as the receive
+ *	work does (siw_rx_work_read())
+ * @inside: the reader holds the socket and reached the Read Request
+ * @stop_waited: the hook saw the stop wait for the socket
+ */
+struct st_race {
+	struct st_fixture *f;
+	struct work_struct read;
+	struct completion inside;
+	bool stop_waited;
+};
+
+/* The race the hook plays its part in (KUnit runs one case at a time) */
+static struct st_race *st_race_now;
+
+/* Does a task wait in lock_sock() for @sk? */
+static bool st_sock_waited_for(struct sock *sk)
+{
+	/* no barrier: the caller polls, a late answer only costs a round */
+	return waitqueue_active(&sk->sk_lock.wq);
+}
+
+/*
+ * The hook in siw_rx_read_req(): the reader holds the socket, inside the
+ * skb, at the Read Request. It stays there until the stop waits for the
+ * socket (ST_WAIT_MS at most), as a receive work interrupted there
+ * would. It spins: skb_seq_read() has the skb's fragment mapped, so the
+ * reader may not sleep here (nor may the data-ready callback, in
+ * softirq); the stop runs on the other CPU.
+ */
+static void st_race_hook(struct siw_stream *s)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct st_race *r = READ_ONCE(st_race_now);
+	struct sock *sk = s->sock->sk;
+
+	if (!r || r->f->s != s)
+		return;
+	complete(&r->inside);
+	while (!st_sock_waited_for(sk) && time_before(jiffies, end))
+		cpu_relax();
+	r->stop_waited = st_sock_waited_for(sk);
+}
+
+static void st_race_read(struct work_struct *w)
+{
+	struct st_race *r = container_of(w, struct st_race, read);
+	struct sock *sk = r->f->ours->sk;
+
+	lock_sock(sk);
+	siw_rx_read_sock(r->f->s);
+	release_sock(sk);
+}
+
+/* The hook off, the reader done */
+static void st_race_end(struct st_race *r)
+{
+	siw_rx_read_req_hook_set(NULL);
+	WRITE_ONCE(st_race_now, NULL);
+	flush_work(&r->read);
+}
+
 static void st_exit(struct kunit *test)
 {
 	struct st_fixture *f = test->priv;
@@ -342,6 +414,8 @@ static void st_exit(struct kunit *test)
 
 	if (!f)
 		return;
+	if (f->race)
+		st_race_end(f->race);
 	if (f->s && !f->stopped)
 		st_stop(f);
 	if (f->s) {
@@ -828,6 +902,87 @@ static void stream_read_resp_checked_source(struct kunit *test)
 			    "a Read Response came from a revoked source");
 	KUNIT_EXPECT_TRUE(test, eng_untouched(p->reg[0].mem, ST_RR_LEN));
 	KUNIT_EXPECT_TRUE(test, f->s->term_sent);
+}
+
+/* Runs of the transmit work that found the stream stopped */
+static atomic_t st_tx_after_stop;
+
+static void st_tx_work_after_stop(struct work_struct *w)
+{
+	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
+
+	if (siw_stream_stopped(s))
+		atomic_inc(&st_tx_after_stop);
+}
+
+/*
+ * The stream stops while the receive work is inside an skb that ends
+ * in a Read Request (issue 47): the reader holds the socket at the
+ * request when the stop begins. Once the stop returns nothing of the
+ * request may be left: no entry on the inbound read queue (it holds a
+ * reference on the source region) and no transmit work queued or run,
+ * for a detach frees the stream right after its stop. The stop that
+ * drained the queue and cancelled the work before it waited for the
+ * reader left both: the request's entry, the region's reference and a
+ * kick of the work, which a detach would then run on freed memory.
+ */
+static void stream_stop_races_read_req(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	struct siw_rdmap_rreq rr = {
+		.sink_stag = eng_stag(1, 0x77), .sink_to = ST_RR_SINK_TO,
+		.src_stag = f->stag, .src_to = ST_IOVA + ST_RR_SRC_OFF,
+		.len = ST_RR_LEN,
+	};
+	struct siw_engine_msg m = {
+		.opcode = SIW_RDMAP_READ_REQ, .rreq = &rr,
+	};
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct sock *sk = f->ours->sk;
+	struct st_race *r;
+	struct eng_wire *w;
+	unsigned int ref;
+
+	/* the reader spins at the request while the stop runs beside it */
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "one CPU: the reader and the stop need two");
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->f = f;
+	INIT_WORK(&r->read, st_race_read);
+	init_completion(&r->inside);
+	atomic_set(&st_tx_after_stop, 0);
+	INIT_WORK(&f->s->tx_work, st_tx_work_after_stop);
+	ref = refcount_read(&f->mr->ref);
+
+	/* the request is queued on the socket, not read yet */
+	w = st_peer_frame(test, &m, 4096, 9000);
+	st_peer_put(test, f, w->buf, w->len);
+	while (tcp_inq(sk) < (int)w->len && time_before(jiffies, end))
+		usleep_range(100, 200);
+	KUNIT_ASSERT_EQ(test, tcp_inq(sk), (int)w->len);
+
+	f->race = r;
+	WRITE_ONCE(st_race_now, r);
+	siw_rx_read_req_hook_set(st_race_hook);
+	queue_work(system_unbound_wq, &r->read);
+	KUNIT_ASSERT_NE_MSG(test,
+			    wait_for_completion_timeout(&r->inside,
+							msecs_to_jiffies(ST_WAIT_MS)),
+			    0, "the reader did not reach the Read Request");
+	st_stop(f);
+	st_race_end(r);
+	flush_work(&f->s->tx_work);
+	KUNIT_EXPECT_TRUE_MSG(test, r->stop_waited,
+			      "the stop did not wait for the reader's socket");
+	KUNIT_EXPECT_EQ_MSG(test, f->s->irq_put - f->s->irq_get, 0U,
+			    "a Read Request was queued on a stopped stream");
+	KUNIT_EXPECT_EQ_MSG(test, refcount_read(&f->mr->ref), ref,
+			    "the source region's reference was left held");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&st_tx_after_stop), 0,
+			    "the transmit work ran after the stop (after a detach: on a freed stream)");
+	/* a second stop (detach after a modify to ERROR) puts anything left */
+	st_stop(f);
 }
 
 static const struct st_rv st_recv_rv_cases[] = {
@@ -2585,6 +2740,7 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE_PARAM(stream_send_sized_after_check,
 			 st_unchecked_gen_params),
 	KUNIT_CASE_PARAM(stream_read_resp_empty, st_empty_gen_params),
+	KUNIT_CASE(stream_stop_races_read_req),
 	KUNIT_CASE(stream_fpdu_follows_mss),
 	KUNIT_CASE_PARAM(stream_fpdu_spans_segments, st_segs_gen_params),
 	KUNIT_CASE_PARAM(stream_fpdu_room, st_room_gen_params),

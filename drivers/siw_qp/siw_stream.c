@@ -7,8 +7,8 @@
  * A stream lives from siw_qp_cm_attach() to siw_qp_cm_detach(). While it
  * lives, @qp->engine points at it (under the QP's state_lock) and the
  * socket's sk_user_data does (under sk_callback_lock); detach clears both
- * and then waits for the transmit work, so nothing touches a stream after
- * it is freed.
+ * and then stops the stream (siw_stream_stop(): receive, then transmit),
+ * so nothing touches a stream after it is freed.
  */
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>
@@ -94,11 +94,33 @@ void siw_stream_exit(void)
  * siw_stream_kick() - make sure the transmit work runs
  * @s: the stream
  *
+ * Not once the stream is torn down. That test is unlocked: whoever may
+ * still kick when the teardown begins is waited for by it
+ * (siw_stream_stop()), or kicks with siw_stream_kick_locked().
+ *
  * Context: any; never sleeps.
  */
 void siw_stream_kick(struct siw_stream *s)
 {
-	queue_work(siw_tx_wq, &s->tx_work);
+	if (!READ_ONCE(s->torn))
+		queue_work(siw_tx_wq, &s->tx_work);
+}
+
+/**
+ * siw_stream_kick_locked() - siw_stream_kick() from under @s->lock
+ * @s: the stream
+ *
+ * The receive path kicks so: it may be inside an skb when the teardown
+ * begins, and the kick is either before the teardown's @torn, and so
+ * before it cancels the work, or not made.
+ *
+ * Context: any; @s->lock held.
+ */
+void siw_stream_kick_locked(struct siw_stream *s)
+{
+	lockdep_assert_held(&s->lock);
+	if (!s->torn)
+		queue_work(siw_tx_wq, &s->tx_work);
 }
 
 /**
@@ -548,18 +570,42 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 }
 
 /*
- * Stop both engines: no message starts, the transmit work is idle, the
- * receive engine holds nothing. The callbacks stay, so that the CM still
- * learns of the peer's close.
+ * Stop both engines: no message starts, the receive engine holds
+ * nothing, the transmit work is idle and not queued. The one teardown
+ * order, for every path: the QP leaving RTR/RTS (a consumer's modify to
+ * ERROR, destroy: siw_qp_engine_stop()) and detach (after the peer's
+ * close or a local error's Terminate: siw_qp_cm_detach()).
+ *
+ * 1. Under @lock, @stopped and @torn: from here the receive path queues
+ *    no Read Request and kicks no transmit work (it does both under
+ *    @lock), and nothing else kicks it.
+ * 2. Receive, first, since it queues transmit work: the receive work is
+ *    cancelled if the callbacks are gone (@unhooked: nothing queues it
+ *    again); the socket's lock waits for a reader still inside an skb
+ *    (the data-ready callback or the receive work), and every later read
+ *    sees @stopped and discards. What receive holds is dropped.
+ * 3. Transmit: a doorbell's siw_tx_direct(), the gather timer, the work;
+ *    the Terminate still due goes out; what transmit holds, the inbound
+ *    Read Requests and their regions included, is dropped.
+ *
+ * Callbacks still hooked stay, so that the CM learns of the peer's close.
  */
-static void siw_stream_stop(struct siw_stream *s)
+static void siw_stream_stop(struct siw_stream *s, bool unhooked)
 {
 	struct sock *sk = s->sock->sk;
 	unsigned long flags;
 
 	spin_lock_irqsave(&s->lock, flags);
 	s->stopped = true;
+	s->torn = true;
 	spin_unlock_irqrestore(&s->lock, flags);
+
+	if (unhooked)
+		cancel_work_sync(&s->rx_work);
+	lock_sock(sk);
+	siw_rx_release(s);
+	release_sock(sk);
+
 	/*
 	 * A page TCP lets go of from now on kicks nothing: a work request
 	 * still waiting for one is flushed with the send queue
@@ -578,9 +624,6 @@ static void siw_stream_stop(struct siw_stream *s)
 	siw_tx_flush_term(s);
 	siw_tx_release(s);
 	mutex_unlock(&s->tx_mutex);
-	lock_sock(sk);
-	siw_rx_release(s);
-	release_sock(sk);
 }
 
 /* See siw_cm_qp.h */
@@ -703,9 +746,7 @@ void siw_qp_cm_detach(struct ib_qp *base)
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (s) {
 		siw_stream_unhook(s);
-		siw_stream_stop(s);
-		/* unhooked, nothing queues it again; stopped, it returns */
-		cancel_work_sync(&s->rx_work);
+		siw_stream_stop(s, true);
 	}
 	mutex_unlock(&qp->modify_mutex);
 	if (!s)
@@ -769,7 +810,7 @@ void siw_qp_engine_stop(struct siw_qp *qp)
 	lockdep_assert_held(&qp->modify_mutex);
 	s = siw_qp_stream(qp);
 	if (s)
-		siw_stream_stop(s);
+		siw_stream_stop(s, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_qp_engine_stop);
 

@@ -23,7 +23,10 @@
  *   receive path completes those; every other record is transmit's
  *   alone) and the stop flags. Transmit may look at a shared field
  *   without it where whoever changes the field queues the work after,
- *   so that a stale answer is corrected by the next run.
+ *   so that a stale answer is corrected by the next run. The receive
+ *   path queues a Read Request and kicks the transmit work under it
+ *   (siw_stream_kick_locked()), so that the teardown's @torn, set under
+ *   it, is seen by each (siw_stream_stop()).
  */
 #ifndef SIW_STREAM_H
 #define SIW_STREAM_H
@@ -155,7 +158,10 @@ enum siw_tx_kind {
  * @rcu: the stream is freed after a grace period (siw_tx_direct())
  * @lock: see the file comment
  * @stopped: no new message starts; set once the QP left RTR/RTS or the
- *	stream failed
+ *	stream failed (the Terminate of a failure is still sent)
+ * @torn: the stream is torn down (siw_stream_stop()): nothing is queued
+ *	on the inbound read queue and the transmit work is not kicked any
+ *	more
  * @closed_told: the CM was told the stream ended
  * @term_pending: a Terminate is to be sent, then nothing more
  * @term_sent: it went out (or could not)
@@ -275,6 +281,7 @@ struct siw_stream {
 
 	spinlock_t lock;	/* see the file comment */
 	bool stopped;
+	bool torn;
 	bool closed_told;
 	bool term_pending;
 	bool term_sent;
@@ -368,6 +375,7 @@ static inline bool siw_stream_stopped(struct siw_stream *s)
 
 /* siw_stream.c */
 void siw_stream_kick(struct siw_stream *s);
+void siw_stream_kick_locked(struct siw_stream *s);
 void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		     const struct siw_rdmap_term_info *ti);
 void siw_stream_closed(struct siw_stream *s, int err);
@@ -401,6 +409,10 @@ void siw_zc_exit(void);
 
 /* siw_stream_rx.c */
 extern const struct siw_engine_rx_ops siw_rx_ops;
+#if IS_ENABLED(CONFIG_KUNIT)
+/* a KUnit hook in siw_rx_read_req(); kernels without KUnit have none */
+void siw_rx_read_req_hook_set(void (*hook)(struct siw_stream *s));
+#endif
 void siw_rx_start(struct siw_stream *s);
 void siw_rx_read_sock(struct siw_stream *s);
 unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,

@@ -191,6 +191,33 @@ out:
 	return err;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+static void (*siw_rx_read_req_hook)(struct siw_stream *s);
+
+/**
+ * siw_rx_read_req_hook_set() - set the KUnit hook at the Read Request
+ * @hook: called as the receive path is about to queue a Read Request,
+ *	under the socket's lock; NULL for none
+ */
+void siw_rx_read_req_hook_set(void (*hook)(struct siw_stream *s))
+{
+	WRITE_ONCE(siw_rx_read_req_hook, hook);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_rx_read_req_hook_set);
+
+static void siw_rx_read_req_test(struct siw_stream *s)
+{
+	void (*hook)(struct siw_stream *s) = READ_ONCE(siw_rx_read_req_hook);
+
+	if (hook)
+		hook(s);
+}
+#else
+static inline void siw_rx_read_req_test(struct siw_stream *s)
+{
+}
+#endif
+
 static enum siw_ddp_err siw_rx_read_req(void *ctx,
 					const struct siw_rdmap_rreq *rr,
 					const struct siw_ddp_region *src)
@@ -200,6 +227,7 @@ static enum siw_ddp_err siw_rx_read_req(void *ctx,
 	unsigned long flags;
 	bool full;
 
+	siw_rx_read_req_test(s);
 	if (s->rx_rtr_wait) {
 		if (rr->len)
 			return SIW_DDP_ERR_LLP_NO_RTR;
@@ -207,6 +235,11 @@ static enum siw_ddp_err siw_rx_read_req(void *ctx,
 		siw_cm_rtr_received(s->cep, SIW_MPA_RTR_READ);
 	}
 	spin_lock_irqsave(&s->lock, flags);
+	/* torn down: the teardown drained the queue, or drains it later */
+	if (s->torn) {
+		spin_unlock_irqrestore(&s->lock, flags);
+		return SIW_DDP_ERR_LLP_CLOSED;
+	}
 	full = s->irq_put - s->irq_get >= s->ird;
 	if (!full) {
 		e = &s->irq[s->irq_put++ % s->ird];
@@ -215,12 +248,10 @@ static enum siw_ddp_err siw_rx_read_req(void *ctx,
 		e->gen = src->version;
 		if (e->mr)
 			siw_mr_hold(e->mr);
+		siw_stream_kick_locked(s);
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
-	if (full)
-		return SIW_DDP_ERR_LLP_NO_IRD;
-	siw_stream_kick(s);
-	return SIW_DDP_OK;
+	return full ? SIW_DDP_ERR_LLP_NO_IRD : SIW_DDP_OK;
 }
 
 static void siw_rx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
@@ -273,15 +304,14 @@ static void siw_rx_read_resp_done(struct siw_stream *s)
 
 	spin_lock_irqsave(&s->lock, flags);
 	any = s->orq_get != s->orq_put;
-	if (any)
+	if (any) {
 		e = s->orq[s->orq_get++ % s->ord];
+		/* an ORD slot is free: the send queue may go on */
+		siw_stream_kick_locked(s);
+	}
 	spin_unlock_irqrestore(&s->lock, flags);
-	if (!any)
-		return;
-	if (!e.rtr && e.last)
+	if (any && !e.rtr && e.last)
 		siw_stream_read_done(s, e.wqe_seq, true);
-	/* an ORD slot is free: the send queue may go on */
-	siw_stream_kick(s);
 }
 
 static void siw_rx_msg_done(void *ctx, const struct siw_engine_rx_msg *m)

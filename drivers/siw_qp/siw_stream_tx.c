@@ -580,8 +580,8 @@ void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok)
 	r->status = ok ? IB_WC_SUCCESS : IB_WC_REM_OP_ERR;
 	/* siw_tx_retire() reads the record once it sees this, unlocked */
 	smp_store_release(&r->done, true);
+	siw_stream_kick_locked(s);
 	spin_unlock_irqrestore(&s->lock, flags);
-	siw_stream_kick(s);
 }
 
 /*
