@@ -40,11 +40,6 @@ enum siw_stat {
 					 */
 	SIW_STAT_TX_STAGE_ALLOCS,	/* page allocations for staging */
 	SIW_STAT_RX_WORK_OCTETS,	/* stream octets the receive work read */
-	SIW_STAT_TX_GATHERED,		/* messages a doorbell left waiting */
-	SIW_STAT_TX_GATHER_TIMEOUTS,	/* groups the work sent, not a doorbell */
-	SIW_STAT_RX_STREAM_DEFERRED,	/* receive work queued for a one-way
-					 * stream of whole messages
-					 */
 	SIW_NUM_STATS,
 };
 

@@ -154,16 +154,16 @@ static void siw_mpa_crc_every_octet(struct kunit *test)
 	}
 }
 
-/* The table-driven CRC32c, whatever is in use: the same vectors */
-static void siw_mpa_crc_table_vector(struct kunit *test)
+/* The running state fed in two pieces, split at every octet */
+static void siw_mpa_crc_split_vector(struct kunit *test)
 {
 	const struct crc_case *c = test->param_value;
 	u32 st;
 	size_t i;
 
 	for (i = 0; i <= c->len; i++) {
-		st = siw_mpa_crc_table_update(SIW_MPA_CRC_SEED, c->data, i);
-		st = siw_mpa_crc_table_update(st, c->data + i, c->len - i);
+		st = siw_mpa_crc_update(SIW_MPA_CRC_SEED, c->data, i);
+		st = siw_mpa_crc_update(st, c->data + i, c->len - i);
 		KUNIT_EXPECT_EQ_MSG(test, siw_mpa_crc_value(st), c->value,
 				    "split at %zu", i);
 	}
@@ -171,88 +171,30 @@ static void siw_mpa_crc_table_vector(struct kunit *test)
 
 #define CRC_BIG		(65536 + 24)
 
-/*
- * The tables against the kernel's crc32c() over pseudo-random octets:
- * every length up to 300 at every alignment of 0-7, then long buffers
- * split at odd places
- */
-static void siw_mpa_crc_table_matches_kernel(struct kunit *test)
-{
-	static const size_t big[] = { 1448, 4096, 8948, 65536 + 17 };
-	u8 *buf = kunit_kmalloc(test, CRC_BIG, GFP_KERNEL);
-	u32 x = 0x2545f491, st, want;
-	size_t i, len, off;
-
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	for (i = 0; i < CRC_BIG; i++) {
-		x = x * 1103515245 + 12345;
-		buf[i] = x >> 23;
-	}
-	for (off = 0; off < 8; off++)
-		for (len = 0; len <= 300; len++) {
-			want = crc32c(~0U, buf + off, len);
-			st = siw_mpa_crc_table_update(~0U, buf + off, len);
-			if (st != want)
-				KUNIT_FAIL(test, "offset %zu length %zu: %08x, kernel %08x",
-					   off, len, st, want);
-		}
-	for (i = 0; i < ARRAY_SIZE(big); i++) {
-		len = big[i];
-		want = crc32c(~0U, buf + 3, len);
-		st = siw_mpa_crc_table_update(~0U, buf + 3, len / 3);
-		st = siw_mpa_crc_table_update(st, buf + 3 + len / 3,
-					      len - len / 3);
-		KUNIT_EXPECT_EQ_MSG(test, st, want, "length %zu", len);
-		/* and whatever mpa_crc_impl chose */
-		KUNIT_EXPECT_EQ(test, siw_mpa_crc_update(~0U, buf + 3, len),
-				want);
-	}
-}
-
-/*
- * @table 1: the tables' loop that copies and sums; 0: siw_mpa_crc_copy()
- * as in use; 2: siw_mpa_crc_copy() with copy and sum apart
- */
-static u32 crc_copy(int table, u32 st, void *dst, const void *src, size_t len)
-{
-	bool was;
-
-	if (table == 1)
-		return siw_mpa_crc_table_copy(st, dst, src, len);
-	if (table == 0)
-		return siw_mpa_crc_copy(st, dst, src, len);
-	was = siw_mpa_crc_fused_swap(false);
-	st = siw_mpa_crc_copy(st, dst, src, len);
-	siw_mpa_crc_fused_swap(was);
-	return st;
-}
-
 /* One copy of @len octets from @src to @dst; false if it went wrong */
-static bool crc_copy_ok(int table, u8 *dst, size_t room, const u8 *src,
-			size_t len)
+static bool crc_copy_ok(u8 *dst, size_t room, const u8 *src, size_t len)
 {
 	u32 st;
 
 	memset(dst - 1, 0xa5, room);
-	st = crc_copy(table, ~0U, dst, src, len);
+	st = siw_mpa_crc_copy(~0U, dst, src, len);
 	return st == crc32c(~0U, src, len) && !memcmp(dst, src, len) &&
 	       dst[-1] == 0xa5 && dst[len] == 0xa5;
 }
 
 /*
- * Copying with the CRC gives what a copy and a CRC pass over it give, in
- * both implementations (the tables copying and summing in one loop and
- * apart), at every alignment of either end, and writes nothing outside
- * the copy
+ * Copying with the CRC gives what a copy and a CRC pass over it give, at
+ * every alignment of either end, across the pieces it copies in, and
+ * writes nothing outside the copy
  */
 static void siw_mpa_crc_copy_matches(struct kunit *test)
 {
-	static const size_t big[] = { 1448, 4096, 8948, 65536 + 17 };
+	static const size_t big[] = { 1023, 1024, 1025, 1448, 4096, 8948,
+				      65536 + 17 };
 	size_t i, len, so, doff, room = CRC_BIG + 16;
 	u8 *src = kunit_kmalloc(test, CRC_BIG, GFP_KERNEL);
 	u8 *dst = kunit_kmalloc(test, room, GFP_KERNEL);
 	u32 x = 0x1d872b41, st, want;
-	int table;
 
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	KUNIT_ASSERT_NOT_NULL(test, dst);
@@ -260,36 +202,31 @@ static void siw_mpa_crc_copy_matches(struct kunit *test)
 		x = x * 1103515245 + 12345;
 		src[i] = x >> 23;
 	}
-	for (table = 0; table < 3; table++) {
-		for (so = 0; so < 8; so++)
-			for (doff = 1; doff < 9; doff += 3)
-				for (len = 0; len <= 100; len++)
-					if (!crc_copy_ok(table, dst + doff,
-							 room - doff, src + so,
-							 len))
-						KUNIT_FAIL(test, "table %d: %zu to %zu, %zu",
-							   table, so, doff, len);
-		for (i = 0; i < ARRAY_SIZE(big); i++) {
-			len = big[i];
-			memset(dst, 0xa5, room);
-			want = crc32c(~0U, src + 3, len);
-			/* in two pieces, as runs of one FPDU come */
-			st = crc_copy(table, ~0U, dst + 5, src + 3, len / 3);
-			st = crc_copy(table, st, dst + 5 + len / 3,
-				      src + 3 + len / 3, len - len / 3);
-			KUNIT_EXPECT_EQ_MSG(test, st, want, "table %d length %zu",
-					    table, len);
-			KUNIT_EXPECT_EQ_MSG(test, memcmp(dst + 5, src + 3, len), 0,
-					    "table %d length %zu", table, len);
-			KUNIT_EXPECT_EQ(test, dst[5 + len], 0xa5);
-		}
+	for (so = 0; so < 8; so++)
+		for (doff = 1; doff < 9; doff += 3)
+			for (len = 0; len <= 100; len++)
+				if (!crc_copy_ok(dst + doff, room - doff,
+						 src + so, len))
+					KUNIT_FAIL(test, "%zu to %zu, %zu",
+						   so, doff, len);
+	for (i = 0; i < ARRAY_SIZE(big); i++) {
+		len = big[i];
+		memset(dst, 0xa5, room);
+		want = crc32c(~0U, src + 3, len);
+		/* in two pieces, as runs of one FPDU come */
+		st = siw_mpa_crc_copy(~0U, dst + 5, src + 3, len / 3);
+		st = siw_mpa_crc_copy(st, dst + 5 + len / 3, src + 3 + len / 3,
+				      len - len / 3);
+		KUNIT_EXPECT_EQ_MSG(test, st, want, "length %zu", len);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(dst + 5, src + 3, len), 0,
+				    "length %zu", len);
+		KUNIT_EXPECT_EQ(test, dst[5 + len], 0xa5);
 	}
 }
 
 static struct kunit_case siw_mpa_crc_cases[] = {
 	KUNIT_CASE_PARAM(siw_mpa_crc_vector, crc_gen_params),
-	KUNIT_CASE_PARAM(siw_mpa_crc_table_vector, crc_gen_params),
-	KUNIT_CASE(siw_mpa_crc_table_matches_kernel),
+	KUNIT_CASE_PARAM(siw_mpa_crc_split_vector, crc_gen_params),
 	KUNIT_CASE(siw_mpa_crc_copy_matches),
 	KUNIT_CASE(siw_mpa_crc_wire_order),
 	KUNIT_CASE(siw_mpa_crc_every_octet),

@@ -272,9 +272,6 @@ static int __init siw_init_module(void)
 {
 	int rv;
 
-	/* first: the CRC's timing of its copying pass uses the copy */
-	siw_mpa_copy_init();
-	siw_mpa_crc_init();
 	rv = siw_stream_init();
 	if (rv)
 		return rv;

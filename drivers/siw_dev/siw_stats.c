@@ -34,9 +34,6 @@ static const struct rdma_stat_desc siw_stats_desc[] = {
 	[SIW_STAT_TX_STAGED_OCTETS] = { .name = "tx_staged_octets" },
 	[SIW_STAT_TX_STAGE_ALLOCS] = { .name = "tx_stage_allocs" },
 	[SIW_STAT_RX_WORK_OCTETS] = { .name = "rx_work_octets" },
-	[SIW_STAT_TX_GATHERED] = { .name = "tx_gathered" },
-	[SIW_STAT_TX_GATHER_TIMEOUTS] = { .name = "tx_gather_timeouts" },
-	[SIW_STAT_RX_STREAM_DEFERRED] = { .name = "rx_stream_deferred" },
 };
 
 static_assert(ARRAY_SIZE(siw_stats_desc) == SIW_NUM_STATS);

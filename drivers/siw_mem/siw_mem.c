@@ -433,7 +433,7 @@ int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 		if (crc)
 			*crc = siw_mpa_crc_copy(*crc, to + pg_off, data, n);
 		else
-			siw_mpa_copy(to + pg_off, data, n);
+			memcpy(to + pg_off, data, n);
 		flush_dcache_page(pg);
 		kunmap_local(to);
 		va += n;

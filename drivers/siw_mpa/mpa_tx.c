@@ -267,7 +267,7 @@ void siw_mpa_fpdu_data_copy(struct siw_mpa_fpdu *f, void *dst,
 	if (f->tx->crc)
 		f->crc = siw_mpa_crc_copy(f->crc, dst, src, len);
 	else
-		siw_mpa_copy(dst, src, len);
+		memcpy(dst, src, len);
 	f->summed += len;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_data_copy);

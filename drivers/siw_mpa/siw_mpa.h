@@ -103,13 +103,6 @@ struct siw_mpa_rtr_info {
 const char *siw_mpa_err_name(enum siw_mpa_err err);
 const struct siw_mpa_rtr_info *siw_mpa_rtr_info(enum siw_mpa_rtr rtr);
 
-/* mpa_copy.c */
-void siw_mpa_copy_init(void);
-void siw_mpa_copy(void *dst, const void *src, size_t len);
-void siw_mpa_copy_words(void *dst, const void *src, size_t len);
-bool siw_mpa_copy_own(void);
-bool siw_mpa_copy_swap(bool words);
-
 /* mpa_crc.c */
 
 /* CRC32c state before any octet; siw_mpa_crc_value() turns a state into
@@ -117,12 +110,8 @@ bool siw_mpa_copy_swap(bool words);
  */
 #define SIW_MPA_CRC_SEED	(~0U)
 
-void siw_mpa_crc_init(void);
 u32 siw_mpa_crc_update(u32 state, const void *buf, size_t len);
-u32 siw_mpa_crc_table_update(u32 state, const void *buf, size_t len);
 u32 siw_mpa_crc_copy(u32 state, void *dst, const void *src, size_t len);
-u32 siw_mpa_crc_table_copy(u32 state, void *dst, const void *src, size_t len);
-bool siw_mpa_crc_fused_swap(bool fused);
 u32 siw_mpa_crc32c(const void *buf, size_t len);
 
 /**

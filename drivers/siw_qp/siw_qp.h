@@ -295,20 +295,6 @@ void siw_qp_sq_kick(struct siw_qp *qp);
 void siw_qp_sq_send(struct siw_qp *qp);
 
 /**
- * siw_qp_sq_post() - a kernel consumer posted to the send queue of a QP
- *	in RTS
- * @qp: the QP
- *
- * From a context that may sleep (and with tx_direct_kernel on), like
- * siw_qp_sq_send() but sending everything posted, up to a run's budget;
- * from any other, siw_qp_sq_kick().
- *
- * Context: any; called with no QP lock held. Sleeps only where the
- * caller may.
- */
-void siw_qp_sq_post(struct siw_qp *qp);
-
-/**
  * siw_qp_engine_stop() - the QP left RTR/RTS: stop transmitting and
  *	receiving, complete the work request in progress (if any) with
  *	IB_WC_WR_FLUSH_ERR through siw_sq_complete()/siw_rq_complete()

@@ -176,8 +176,8 @@ static bool siw_qp_postable(enum siw_qp_state s)
 }
 
 /*
- * After posting: send (from the caller if it may sleep, else from the
- * work), or flush it if the QP is in ERROR
+ * After posting: have the transmit work send it, or flush it if the QP
+ * is in ERROR
  */
 static void siw_qp_after_post(struct siw_qp *qp, enum siw_qp_state s,
 			      bool sq)
@@ -185,7 +185,7 @@ static void siw_qp_after_post(struct siw_qp *qp, enum siw_qp_state s,
 	if (s == SIW_QP_ERROR)
 		siw_qp_flush(qp);
 	else if (sq && s == SIW_QP_RTS)
-		siw_qp_sq_post(qp);
+		siw_qp_sq_kick(qp);
 }
 
 /* The provider's doorbell: post_send without work requests */

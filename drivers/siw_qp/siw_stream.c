@@ -29,44 +29,29 @@
 static struct workqueue_struct *siw_tx_wq;
 static struct workqueue_struct *siw_rx_wq;
 
-static bool tx_unbound;
-module_param(tx_unbound, bool, 0444);
-MODULE_PARM_DESC(tx_unbound,
-		 "Run transmit work on any CPU rather than on the CPU that queued it (default N)");
-
 /* a read of less than this and the receive work does not wait for more */
 #define SIW_RX_POLL_MIN	4096
 /* the longest wait rx_poll_us may ask for */
 #define SIW_RX_POLL_MAX_US	10000
-/* segments further apart than this are not one stream (rx_stream) */
-#define SIW_RX_STREAM_GAP_NS	(1000 * NSEC_PER_USEC)
 
-static unsigned int rx_poll_us = 400;
+static unsigned int rx_poll_us;
 module_param(rx_poll_us, uint, 0644);
 MODULE_PARM_DESC(rx_poll_us,
-		 "Receive the rest of a message in a work item on another CPU, which waits this long for more before it lets go (microseconds, at most 10000, default 400; 0: receive in the data-ready callback)");
-
-static unsigned int rx_stream = 4;
-module_param(rx_stream, uint, 0644);
-MODULE_PARM_DESC(rx_stream,
-		 "With rx_poll_us, a process's QP receives a one-way stream of short messages in the work item too, from the rx_stream-th segment in a row that came within 1 ms of the one before with nothing sent in between (default 4; 0 or 1: off)");
+		 "Busy-poll the socket up to this many microseconds for the rest of a large message after reading from it, in a work item on another CPU (0, the default: off; at most 10000)");
 
 /**
- * siw_stream_init() - module load: the transmit workqueue
+ * siw_stream_init() - module load: the transmit and receive workqueues
  *
- * By default the transmit work of a stream runs on the CPU that queued
- * it (the poster's, or the receive path's); with tx_unbound on any CPU
- * the scheduler picks, beside a poster that busy-polls its CQ.
+ * The transmit work of a stream runs on the CPU that queued it (the
+ * poster's, or the receive path's), whose cache holds what it sends.
  *
  * Returns: 0 or -ENOMEM.
  */
 int siw_stream_init(void)
 {
-	unsigned int where = tx_unbound ? WQ_UNBOUND : WQ_PERCPU;
-
 	/* NFS and iSER send from memory reclaim: the queue must make progress */
 	siw_tx_wq = alloc_workqueue("siw_tx",
-				    WQ_MEM_RECLAIM | WQ_HIGHPRI | where, 0);
+				    WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_PERCPU, 0);
 	if (!siw_tx_wq)
 		return -ENOMEM;
 	/* CPU intensive: a work that waits for data holds no other up */
@@ -230,64 +215,16 @@ static bool siw_sk_peer_gone(struct sock *sk)
 	       READ_ONCE(sk->sk_state) == TCP_CLOSE || READ_ONCE(sk->sk_err);
 }
 
-/**
- * siw_rx_stream_note() - one more data-ready callback: does the peer stream?
- * @s: the stream
- * @now: local_clock()
- * @n: the module parameter rx_stream
- *
- * Counts callbacks in a row, each within SIW_RX_STREAM_GAP_NS of the one
- * before, with no message sent by this stream in between (a sent
- * message resets the count: siw_rx_stream_sent()). A request and its
- * answer, or a ping-pong, never reach @n; a one-way stream of messages
- * does at its @n-th segment. A reset that races a callback may be lost:
- * one message more is received by the work then.
- *
- * Context: the data-ready callback (one at a time for a socket).
- * Return: true from the @n-th such callback on; never if @n < 2.
- */
-bool siw_rx_stream_note(struct siw_stream *s, u64 now, unsigned int n)
-{
-	u32 alone = READ_ONCE(s->rx_alone);
-
-	if (now - s->rx_last_ns > SIW_RX_STREAM_GAP_NS)
-		alone = 0;
-	s->rx_last_ns = now;
-	alone = min_t(u32, alone + 1, max(n, 1U));
-	WRITE_ONCE(s->rx_alone, alone);
-	return n > 1 && alone >= n;
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_rx_stream_note);
-
-/* Why the receive work takes over from the data-ready callback */
-enum siw_rx_why {
-	SIW_RX_HERE,		/* it does not: the callback receives */
-	SIW_RX_MIDMSG,		/* the rest of a message under way */
-	SIW_RX_STREAM,		/* the peer streams whole messages */
-};
-
 /*
- * Should the work item receive? Only with rx_poll_us: the rest of a
- * message under way, or, with rx_stream, a process's QP that receives a
- * one-way stream of short messages (siw_rx_stream_note()), whose
- * receiving then runs on another CPU beside the sender's while the
- * process polls. Kernel consumers hand their completions to threads of
- * their own already: a second hand-off here cost NFS 3 to 9 %. A message
- * that arrives whole otherwise is received where it arrives.
+ * Should the receive work take over from the data-ready callback? Only
+ * with rx_poll_us, an administrator's choice of latency over CPU time:
+ * for the rest of a message under way, which the work then busy-polls
+ * for on another CPU. Otherwise everything is received where it arrives.
  */
-static enum siw_rx_why siw_rx_defer(struct siw_stream *s)
+static bool siw_rx_defer(struct siw_stream *s)
 {
-	unsigned int n = READ_ONCE(rx_stream);
-	bool stream = false;
-
-	/* no clock read for a kernel QP, nor with rx_stream off */
-	if (s->qp->user && n > 1)
-		stream = siw_rx_stream_note(s, local_clock(), n);
-	if (!READ_ONCE(rx_poll_us) || siw_stream_stopped(s))
-		return SIW_RX_HERE;
-	if (siw_engine_rx_midmsg(&s->rx))
-		return SIW_RX_MIDMSG;
-	return stream && READ_ONCE(s->rx_short) ? SIW_RX_STREAM : SIW_RX_HERE;
+	return READ_ONCE(rx_poll_us) && !siw_stream_stopped(s) &&
+	       siw_engine_rx_midmsg(&s->rx);
 }
 
 /**
@@ -337,21 +274,16 @@ static unsigned int siw_rx_cpu(struct siw_stream *s)
 static void siw_sk_data_ready(struct sock *sk)
 {
 	struct siw_stream *s;
-	enum siw_rx_why why;
 	unsigned int cpu;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
 	/* none, or the receive work reads on */
 	if (s && !READ_ONCE(s->rx_deferred)) {
-		why = siw_rx_defer(s);
-		cpu = why != SIW_RX_HERE ? siw_rx_cpu(s) : nr_cpu_ids;
+		cpu = siw_rx_defer(s) ? siw_rx_cpu(s) : nr_cpu_ids;
 		if (cpu < nr_cpu_ids) {
 			WRITE_ONCE(s->rx_deferred, true);
 			queue_work_on(cpu, siw_rx_wq, &s->rx_work);
-			if (why == SIW_RX_STREAM)
-				siw_stats_add(s->qp->qdev->stats,
-					      SIW_STAT_RX_STREAM_DEFERRED, 1);
 		} else {
 			siw_rx_read_sock(s);
 		}
@@ -565,7 +497,6 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, siw_tx_work);
 	INIT_WORK(&s->rx_work, siw_rx_work);
-	siw_tx_init(s);
 	return s;
 }
 
@@ -584,7 +515,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
  *    again); the socket's lock waits for a reader still inside an skb
  *    (the data-ready callback or the receive work), and every later read
  *    sees @stopped and discards. What receive holds is dropped.
- * 3. Transmit: a doorbell's siw_tx_direct(), the gather timer, the work;
+ * 3. Transmit: a doorbell's siw_tx_direct(), the work;
  *    the Terminate still due goes out; what transmit holds, the inbound
  *    Read Requests and their regions included, is dropped.
  *
@@ -617,7 +548,6 @@ static void siw_stream_stop(struct siw_stream *s, bool unhooked)
 	 */
 	mutex_lock(&s->tx_mutex);
 	mutex_unlock(&s->tx_mutex);
-	hrtimer_cancel(&s->tx_gather_timer);
 	cancel_work_sync(&s->tx_work);
 	mutex_lock(&s->tx_mutex);
 	/* a Terminate a local error queued still goes before the close */
@@ -768,8 +698,11 @@ void siw_qp_sq_kick(struct siw_qp *qp)
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
 
-/* Send from the caller if the stream is idle, else make sure the work runs */
-static void siw_qp_sq_run(struct siw_qp *qp, bool doorbell)
+/*
+ * A doorbell: send from the caller if the stream is idle, else make sure
+ * the work runs
+ */
+void siw_qp_sq_send(struct siw_qp *qp)
 {
 	struct siw_stream *s;
 	unsigned long flags;
@@ -786,22 +719,9 @@ static void siw_qp_sq_run(struct siw_qp *qp, bool doorbell)
 	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (s)
-		siw_tx_direct(s, doorbell);
-}
-
-void siw_qp_sq_send(struct siw_qp *qp)
-{
-	siw_qp_sq_run(qp, true);
+		siw_tx_direct(s);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_qp_sq_send);
-
-void siw_qp_sq_post(struct siw_qp *qp)
-{
-	if (siw_tx_poster_sends())
-		siw_qp_sq_run(qp, false);
-	else
-		siw_qp_sq_kick(qp);
-}
 
 void siw_qp_engine_stop(struct siw_qp *qp)
 {

@@ -9,11 +9,9 @@
  * Who runs where:
  * - transmit runs under @tx_mutex: in the QP's TX work item, or in the
  *   thread of a process that rang its QP's doorbell while the stream
- *   was idle (siw_qp_sq_send()), or with tx_direct_kernel of a kernel
- *   consumer that posted from a context that may sleep
- *   (siw_qp_sq_post()); the transmit fields below are protected by it;
- *   other kernel posting, the receive path and the socket's write-space
- *   callback only queue the work;
+ *   was idle (siw_qp_sq_send()); the transmit fields below are
+ *   protected by it; a kernel consumer's post, the receive path and the
+ *   socket's write-space callback only queue the work;
  * - receive runs under the socket's lock: from the socket's data-ready
  *   or state-change callback (softirq, bh_lock_sock), or from process
  *   context with lock_sock() (the receive work, attach); the receive
@@ -64,17 +62,10 @@ struct siw_zc_hub;
 
 /*
  * Order of the pages FPDUs are staged in, and how many such allocations
- * a stream may keep for reuse (siw_tx_stage_start(), tx_stage_ring)
+ * a stream may keep for reuse (siw_tx_stage_start())
  */
 #define SIW_TX_STAGE_ORDER	4
 #define SIW_TX_STAGE_RING	8
-
-/*
- * Octets an FPDU, on average over a read, up to which the peer counts as
- * sending short messages: a one-way stream of them is received by the
- * receive work (rx_stream; siw_rx_stream_note())
- */
-#define SIW_RX_STREAM_FPDU	512
 
 /**
  * struct siw_orq_entry - one outbound Read Request awaiting its response
@@ -149,11 +140,6 @@ enum siw_tx_kind {
  * @rx_work: the receive work item (module parameter rx_poll_us)
  * @rx_deferred: the receive work owns reception: the data-ready callback
  *	leaves the socket to it
- * @rx_last_ns: local_clock() at the last data-ready callback
- * @rx_alone: data-ready callbacks in a row, close together, with no
- *	message sent in between (siw_rx_stream_note())
- * @rx_short: the last read that completed FPDUs took at most
- *	SIW_RX_STREAM_FPDU octets an FPDU: the peer sends short messages
  * @tx_mutex: held by whoever transmits (see the file comment)
  * @rcu: the stream is freed after a grace period (siw_tx_direct())
  * @lock: see the file comment
@@ -195,22 +181,12 @@ enum siw_tx_kind {
  *	stream's reference
  * @zc_hub: what the notifications of this stream's messages share
  * @tx_blocked: the socket's send buffer was full; write space resumes
- * @tx_more: the message whose last FPDU is being pushed has another
- *	behind it in this run: TCP may hold a part segment for it (MSG_MORE)
+ * @tx_more: the message whose last FPDU is being pushed has a short one
+ *	behind it in this run that fits its segment: TCP holds the part
+ *	segment for it (MSG_MORE; siw_tx_pack_fits())
  * @tx_corked: the last push was such a one: push before the run ends
- * @tx_gather_timer: sends the messages doorbells gathered if the rest
- *	of their group does not come (siw_tx_gather())
- * @tx_db_ns: local_clock() at the end of the last doorbell
- * @tx_gap_ns: mean time between doorbells, while they come close
- * @tx_db_start: local_clock() at the start of this doorbell, or 0
- * @tx_send_ns: mean time a doorbell's own send took
- * @tx_alone: doorbells in a row, close together, with no FPDU received
- *	in between (the receive path resets it)
- * @tx_held: messages gathered, waiting for the rest of their group
- * @tx_pack_run: this run sends gathered messages: short ones share
- *	segments where they fit whole (siw_tx_pack_fits())
  * @tx_pack_octets: octets pushed with MSG_MORE since the last push
- *	without, in such a run
+ *	without
  * @wqe_next: scratch copy of the work request behind @wqe
  * @tx_term_err: the error the Terminate in progress reports
  * @wqe: the send work request in progress (a copy)
@@ -263,18 +239,7 @@ struct siw_stream {
 	struct work_struct tx_work;
 	struct work_struct rx_work;
 	bool rx_deferred;
-	u64 rx_last_ns;
-	u32 rx_alone;
-	bool rx_short;
 	struct mutex tx_mutex;	/* see the file comment */
-	struct hrtimer tx_gather_timer;
-	u64 tx_db_ns;
-	u64 tx_gap_ns;
-	u64 tx_db_start;
-	u64 tx_send_ns;
-	u32 tx_alone;
-	u32 tx_held;
-	bool tx_pack_run;
 	u32 tx_pack_octets;
 	struct siw_wqe wqe_next;
 	struct rcu_head rcu;
@@ -379,23 +344,15 @@ void siw_stream_kick_locked(struct siw_stream *s);
 void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		     const struct siw_rdmap_term_info *ti);
 void siw_stream_closed(struct siw_stream *s, int err);
-bool siw_rx_stream_note(struct siw_stream *s, u64 now, unsigned int n);
 
 /* siw_stream_tx.c */
-void siw_tx_init(struct siw_stream *s);
 void siw_tx_work(struct work_struct *w);
-bool siw_tx_pack_swap(bool on);
-unsigned int siw_tx_gather_set(unsigned int n, u64 gap_ns, u64 *old_gap_ns);
-unsigned int siw_tx_stage_ring_swap(unsigned int n);
-unsigned int siw_tx_fpdu_segs_swap(unsigned int n);
 #if IS_ENABLED(CONFIG_KUNIT)
+/* KUnit hooks; kernels without KUnit have none */
+unsigned int siw_tx_stage_ring_swap(unsigned int n);
 struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
-u32 siw_tx_fpdu_room_for(u32 mss, unsigned int segs);
 #endif
-bool siw_tx_direct_kernel_swap(bool on);
-bool siw_tx_caller_may_sleep(void);
-bool siw_tx_poster_sends(void);
-void siw_tx_direct(struct siw_stream *s, bool doorbell);
+void siw_tx_direct(struct siw_stream *s);
 void siw_tx_release(struct siw_stream *s);
 void siw_tx_flush_term(struct siw_stream *s);
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
@@ -418,11 +375,5 @@ void siw_rx_read_sock(struct siw_stream *s);
 unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
 			     unsigned int here, u32 key);
 void siw_rx_release(struct siw_stream *s);
-
-/* The stream sent a message: what it receives now is not a one-way stream */
-static inline void siw_rx_stream_sent(struct siw_stream *s)
-{
-	WRITE_ONCE(s->rx_alone, 0);
-}
 
 #endif /* SIW_STREAM_H */

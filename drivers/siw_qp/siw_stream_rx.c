@@ -422,11 +422,8 @@ static void siw_rx_count(struct siw_stream *s, u32 fpdus, unsigned int used)
 	struct siw_stats __percpu *st = s->qp->qdev->stats;
 
 	siw_stats_add(st, SIW_STAT_RX_OCTETS, used);
-	if (fpdus) {
+	if (fpdus)
 		siw_stats_add(st, SIW_STAT_RX_FPDUS, fpdus);
-		WRITE_ONCE(s->tx_alone, 0);
-		WRITE_ONCE(s->rx_short, used <= fpdus * SIW_RX_STREAM_FPDU);
-	}
 }
 
 static int siw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,

@@ -3,8 +3,8 @@
  * Transmit: the QP's TX work item picks the next message (the Terminate,
  * the RTR, a Read Response, the next send work request, in that order),
  * has the transmit engine (siw_fpdu_tx.c) cut it into FPDUs and hands
- * them to TCP, up to tx_batch FPDUs of a message at a time, their copied
- * pieces in one sendmsg.
+ * them to TCP, up to SIW_TX_BATCH_FPDUS FPDUs of a message at a time,
+ * their copied pieces in one sendmsg.
  *
  * The socket is never waited for: a full send buffer ends the work item,
  * and the socket's write-space callback queues it again. Send work
@@ -17,7 +17,8 @@
  * cannot have its pages freed under the sender. A Read Response checks
  * its source again before each FPDU and ends in a Terminate once the
  * region was invalidated or deregistered; its octets are always copied.
- * A send work request of at least zcopy_min octets hands its pages to
+ * With zcopy_tx, a send work request of at least SIW_TX_ZC_MIN octets,
+ * on a connection whose MSS is at least a page, hands its pages to
  * TCP by reference (MSG_ZEROCOPY with a notification of ours,
  * siw_stream_zc.c) and completes only once no skb holds them any more,
  * so that the consumer never rewrites a buffer TCP or a local receiver
@@ -30,12 +31,10 @@
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
-#include <linux/hrtimer.h>
 #include <linux/moduleparam.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sizes.h>
-#include <linux/sched/clock.h>
 #include <linux/uio.h>
 #include <kunit/visibility.h>
 #include <net/tcp.h>
@@ -62,118 +61,45 @@
  */
 #define SIW_TX_RETIRE_BATCH	16
 
-static bool tx_direct = true;
-module_param(tx_direct, bool, 0644);
-MODULE_PARM_DESC(tx_direct,
-		 "A process's doorbell sends the message it starts on an idle QP itself instead of waking the transmit work (default Y)");
+/* A message this short, or shorter, may share a segment with the last */
+#define SIW_TX_PACK_MAX		512
+/* framing octets an FPDU of such a message adds, at most */
+#define SIW_TX_PACK_FRAMING	64
+
+/* The smallest message whose pages go to TCP by reference */
+#define SIW_TX_ZC_MIN		16384
 
 /*
- * Off by default: NFS over it measured slower (benchmark.rst, runs of
- * 2026-11-28, 12:58)
+ * An FPDU at MTU 1500 puts under 1.5 KiB of a page between its framing
+ * octets: sent by reference, each is a fragment of its own and an skb
+ * (17 fragments) carries about 11 KiB instead of 64 KiB, which costs
+ * more than the copy saves (Documentation/datapath.rst)
  */
-static bool tx_direct_kernel;
-module_param(tx_direct_kernel, bool, 0644);
-MODULE_PARM_DESC(tx_direct_kernel,
-		 "A kernel consumer's post_send from a context that may sleep sends what it posted to an idle QP itself instead of waking the transmit work (default N)");
+#define SIW_TX_ZC_MSS_MIN	PAGE_SIZE
 
+static bool zcopy_tx = true;
+module_param(zcopy_tx, bool, 0644);
+MODULE_PARM_DESC(zcopy_tx,
+		 "Send the pages of large Send and Write messages to TCP by reference instead of copying them (default Y)");
+
+/* Stage allocations a stream keeps for reuse; a KUnit hook may lower it */
+static unsigned int siw_tx_stage_ring = SIW_TX_STAGE_RING;
+
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
- * siw_tx_direct_kernel_swap() - turn tx_direct_kernel on or off (KUnit)
- * @on: the new value
+ * siw_tx_stage_ring_swap() - set the stage allocations a stream keeps
+ * @n: the new number, 1 to SIW_TX_STAGE_RING
+ *
+ * For the tests of the ring.
  *
  * Returns: the old one.
  */
-bool siw_tx_direct_kernel_swap(bool on)
+unsigned int siw_tx_stage_ring_swap(unsigned int n)
 {
-	return xchg(&tx_direct_kernel, on);
+	return xchg(&siw_tx_stage_ring, n);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_direct_kernel_swap);
-
-/**
- * siw_tx_caller_may_sleep() - may the caller of a kernel post_send sleep?
- *
- * A kernel consumer may post from any context: hard or soft interrupt,
- * with interrupts off, under its spinlocks, inside an RCU read side (a
- * block layer queue_rq), or from a thread that holds only sleeping locks.
- * Only the last may take the stream's mutex and the socket's lock.
- * preemptible() is false with a spinlock held, preemption, interrupts or
- * bottom halves off and in interrupt context; with preemptible RCU, a read
- * side does not show in the preemption count but in rcu_preempt_depth(),
- * and under PREEMPT_RT a spinlock is a read side too. A kernel built
- * without CONFIG_PREEMPT_COUNT cannot tell: preemptible() is always false
- * there, and every post goes to the work.
- *
- * Context: any.
- * Returns: true if the caller may sleep.
- */
-bool siw_tx_caller_may_sleep(void)
-{
-	return preemptible() && !rcu_preempt_depth();
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_caller_may_sleep);
-
-/**
- * siw_tx_poster_sends() - should a kernel post_send transmit from its caller?
- *
- * Context: any.
- * Returns: true if tx_direct_kernel is on and the caller may sleep.
- */
-bool siw_tx_poster_sends(void)
-{
-	return READ_ONCE(tx_direct_kernel) && siw_tx_caller_may_sleep();
-}
-
-static unsigned int tx_gather = 4;
-module_param(tx_gather, uint, 0644);
-MODULE_PARM_DESC(tx_gather,
-		 "A process that rings its doorbell for short messages in a tight loop and receives nothing has them sent this many at a time, packed into shared segments (0 or 1: each sent at its doorbell; default 4)");
-
-/* doorbells further apart than this do not make a stream */
-static u64 siw_tx_gather_gap_ns = 200 * NSEC_PER_USEC;
-/* the longest a message waits for the rest of its group */
-#define SIW_TX_GATHER_WAIT_NS	(400 * NSEC_PER_USEC)
-/* and the least it may, whatever the gaps: the doorbells take time too */
-#define SIW_TX_GATHER_WAIT_MIN_NS	(50 * NSEC_PER_USEC)
-/* a message this short, or shorter, may be gathered */
-#define SIW_TX_GATHER_MAX	512
-/* framing octets an FPDU of a gathered message adds, at most */
-#define SIW_TX_GATHER_FRAMING	64
-
-/**
- * siw_tx_gather_set() - set tx_gather and the gap between doorbells (KUnit)
- * @n: the new tx_gather
- * @gap_ns: the new gap
- * @old_gap_ns: the old gap
- *
- * Returns: the old tx_gather.
- */
-unsigned int siw_tx_gather_set(unsigned int n, u64 gap_ns, u64 *old_gap_ns)
-{
-	/* not xchg(): a 32-bit kernel has none of 64 bits */
-	*old_gap_ns = READ_ONCE(siw_tx_gather_gap_ns);
-	WRITE_ONCE(siw_tx_gather_gap_ns, gap_ns);
-	return xchg(&tx_gather, n);
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_gather_set);
-
-/* The rest of a group did not come: the work sends what is gathered */
-static enum hrtimer_restart siw_tx_gather_fire(struct hrtimer *t)
-{
-	siw_stream_kick(container_of(t, struct siw_stream, tx_gather_timer));
-	return HRTIMER_NORESTART;
-}
-
-/**
- * siw_tx_init() - set up the transmit side of a new stream
- * @s: the stream
- *
- * Context: process.
- */
-void siw_tx_init(struct siw_stream *s)
-{
-	siw_hrtimer_setup(&s->tx_gather_timer, siw_tx_gather_fire,
-			  CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_init);
+EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_ring_swap);
+#endif
 
 /* Octets of @w's message, or U32_MAX if it is not a Send or a Write */
 static u32 siw_tx_msg_len(const struct siw_wqe *w)
@@ -198,77 +124,13 @@ static u32 siw_tx_msg_len(const struct siw_wqe *w)
 }
 
 /*
- * siw_tx_gather() - does a doorbell leave its message for a later one?
- *
- * A process that posts short messages one doorbell each, faster than
- * each can be sent, and hears nothing from the peer (perftest's send_bw,
- * a one-way stream) gets a segment, an skb and a softirq on both ends
- * per message. Once @n doorbells came in a row, each within the gap of
- * the one before, with no FPDU received in between (siw_rx_count()
- * resets the count), and while the process on average comes back sooner
- * than a doorbell's own send takes, the next short messages are
- * gathered: a doorbell that finds fewer than @n waiting sends nothing,
- * the @n-th sends them all in shared segments (siw_tx_pack_fits()). The
- * gap is the time from the end of one doorbell to the start of the next:
- * how long the process was away. A timer has the work send what waits
- * after twice the time @n doorbells should take, at least
- * SIW_TX_GATHER_WAIT_MIN_NS and at most SIW_TX_GATHER_WAIT_NS. With
- * rdma-core's provider, which rings no doorbell while the entry before
- * its new ones is still valid, it is the timer that sends a group, and
- * with it all the process posted meanwhile. A request and response
- * exchange never gathers: each doorbell follows an FPDU received.
- *
- * Context: a doorbell, @s->tx_mutex held, the stream idle.
- * Returns: true if the message waits.
- */
-static bool siw_tx_gather(struct siw_stream *s)
-{
-	unsigned int n = READ_ONCE(tx_gather);
-	u64 gap_max = READ_ONCE(siw_tx_gather_gap_ns);
-	u64 gap;
-
-	if (n < 2)
-		return false;
-	s->tx_db_start = local_clock();
-	gap = s->tx_db_start - s->tx_db_ns;
-	if (gap > gap_max) {
-		/* the first of a new row; the mean is of close gaps only */
-		WRITE_ONCE(s->tx_alone, 1);
-		return false;
-	}
-	/* the mean gap between doorbells, 1/8 of a new one each */
-	s->tx_gap_ns = s->tx_gap_ns - (s->tx_gap_ns >> 3) + (gap >> 3);
-	if (READ_ONCE(s->tx_alone) < n) {
-		WRITE_ONCE(s->tx_alone, READ_ONCE(s->tx_alone) + 1);
-		return false;
-	}
-	/* a process that is away longer than a send takes is not held up */
-	if (s->tx_gap_ns >= s->tx_send_ns)
-		return false;
-	if (siw_sq_peek(s->qp, s->sq_next - s->sq_head, &s->wqe) ||
-	    siw_tx_msg_len(&s->wqe) > SIW_TX_GATHER_MAX)
-		return false;
-	if (++s->tx_held >= n) {
-		s->tx_held = 0;
-		s->tx_pack_run = true;
-		return false;
-	}
-	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_GATHERED, 1);
-	if (s->tx_held == 1)
-		hrtimer_start(&s->tx_gather_timer,
-			      ns_to_ktime(clamp_t(u64, 2 * n * s->tx_gap_ns,
-						  SIW_TX_GATHER_WAIT_MIN_NS,
-						  SIW_TX_GATHER_WAIT_NS)),
-			      HRTIMER_MODE_REL);
-	return true;
-}
-
-/*
- * In a run that packs gathered messages: may the message whose last FPDU
- * is pushed now share its segment with the next one? Only if that is a
- * short Send or Write too and both fit in what is left of the segment,
- * so that every FPDU lies whole in one segment (RFC 5044 section 8). The
- * socket is held.
+ * May the message whose last FPDU is pushed now go with MSG_MORE, for
+ * the next one to share its segment? Only if the next is a short Send
+ * or Write, already posted, and both fit in what is left of the
+ * segment, so that every FPDU lies whole in one segment (RFC 5044
+ * section 8). A message that does not fit starts a segment of its own;
+ * a run that ends with a message held back pushes it (siw_tx_uncork()).
+ * The socket is held.
  */
 static bool siw_tx_pack_fits(struct siw_stream *s)
 {
@@ -279,123 +141,30 @@ static bool siw_tx_pack_fits(struct siw_stream *s)
 	    siw_sq_peek(s->qp, s->sq_next - s->sq_head, next))
 		return false;
 	len = siw_tx_msg_len(next);
-	if (len > SIW_TX_GATHER_MAX)
+	if (len > SIW_TX_PACK_MAX)
 		return false;
 	mss = READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
 	len += s->tx_pack_octets + s->txd.wire_len - s->tx_off +
-	       SIW_TX_GATHER_FRAMING;
+	       SIW_TX_PACK_FRAMING;
 	return len <= mss;
 }
-
-static bool tx_pack;
-module_param(tx_pack, bool, 0644);
-MODULE_PARM_DESC(tx_pack,
-		 "Messages one run of the transmit work sends share TCP segments; a message behind a short one then starts mid-segment (default N)");
-
-/**
- * siw_tx_pack_swap() - turn tx_pack on or off (KUnit)
- * @on: the new value
- *
- * Returns: the old one.
- */
-bool siw_tx_pack_swap(bool on)
-{
-	return xchg(&tx_pack, on);
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_pack_swap);
-
-static uint tx_batch = SIW_TX_BATCH_FPDUS;
-module_param(tx_batch, uint, 0644);
-MODULE_PARM_DESC(tx_batch,
-		 "FPDUs of a message cut ahead and handed to TCP in one sendmsg, 1 to 48 (default 48)");
-
-static bool zcopy_tx = true;
-module_param(zcopy_tx, bool, 0644);
-MODULE_PARM_DESC(zcopy_tx,
-		 "Hand the payload pages of large messages to TCP without a copy (default Y)");
-
-static uint zcopy_min = 16384;
-module_param(zcopy_min, uint, 0644);
-MODULE_PARM_DESC(zcopy_min,
-		 "Smallest message, in octets, sent without a copy (default 16384)");
-
-/*
- * An FPDU at MTU 1500 puts under 1.5 KiB of a page between its framing
- * octets: sent by reference, each is a fragment of its own and an skb
- * (17 fragments) carries about 11 KiB instead of 64 KiB, which costs
- * more than the copy saves (Documentation/datapath.rst)
- */
-static uint zcopy_mss_min = PAGE_SIZE;
-module_param(zcopy_mss_min, uint, 0644);
-MODULE_PARM_DESC(zcopy_mss_min,
-		 "Smallest TCP MSS of the connection for sending without a copy (default a page; 0: any)");
 
 /*
  * RFC 5044 section 5.1: a transmitter SHOULD size FPDUs to the EMSS (the
  * MULPDU of section 4.5), so that each TCP segment starts with one and a
- * receiver can place every segment as it comes. With tx_fpdu_segs above
- * 1 an FPDU takes up to that many segments, within SIW_TX_FPDU_MAX: a
- * bulk message is cut into fewer FPDUs (fewer headers framed and parsed,
- * larger sends) that start only every few segments. A peer takes them
- * all the same: the same section requires receivers to work when
- * alignment is lost.
+ * receiver can place every segment as it comes
  */
-#define SIW_TX_FPDU_SEGS_MAX	64
-#define SIW_TX_FPDU_MAX		min_t(u32, SZ_64K, PAGE_SIZE << SIW_TX_STAGE_ORDER)
-
-static uint tx_fpdu_segs = 1;
-module_param(tx_fpdu_segs, uint, 0644);
-MODULE_PARM_DESC(tx_fpdu_segs,
-		 "TCP segments one FPDU may fill, 1 to 64, within 64 KiB: 1 sizes FPDUs to the segment (RFC 5044 section 4.5); more makes fewer, longer FPDUs that no longer start every segment (default 1)");
-
-/**
- * siw_tx_fpdu_segs_swap() - set tx_fpdu_segs (KUnit)
- * @n: the new value
- *
- * Returns: the old one.
- */
-unsigned int siw_tx_fpdu_segs_swap(unsigned int n)
-{
-	return xchg(&tx_fpdu_segs, n);
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_fpdu_segs_swap);
-
-/**
- * siw_tx_fpdu_room_for() - octets an FPDU may take on the wire
- * @mss: TCP's MSS now (mss_cache)
- * @segs: tx_fpdu_segs, taken within 1 and SIW_TX_FPDU_SEGS_MAX
- *
- * One segment is the EMSS itself, whatever it is; several are at most
- * SIW_TX_FPDU_MAX, which a stage holds and whose MULPDU the ULPDU
- * length field can carry.
- *
- * Returns: the EMSS to size FPDUs to.
- */
-VISIBLE_IF_KUNIT u32 siw_tx_fpdu_room_for(u32 mss, unsigned int segs)
-{
-	segs = clamp_t(unsigned int, segs, 1, SIW_TX_FPDU_SEGS_MAX);
-	return max_t(u32, mss, min_t(u64, (u64)mss * segs, SIW_TX_FPDU_MAX));
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_fpdu_room_for);
-
 /* The EMSS this stream's FPDUs are sized to now (siw_mpa_mulpdu()) */
 static u32 siw_tx_fpdu_room(const struct siw_stream *s)
 {
-	return siw_tx_fpdu_room_for(READ_ONCE(tcp_sk(s->sock->sk)->mss_cache),
-				    READ_ONCE(tx_fpdu_segs));
+	return READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
 }
-
-static bool tx_stage = true;
-module_param(tx_stage, bool, 0644);
-MODULE_PARM_DESC(tx_stage,
-		 "Copy FPDUs not sent by page reference into the stream's own pages (CRC summed as copied), and hand those to TCP; N: TCP copies them (default Y)");
 
 /* May a message of @len octets hand its pages to TCP by reference? */
 static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
 {
-	return READ_ONCE(zcopy_tx) && len >= READ_ONCE(zcopy_min) &&
-	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >=
-	       READ_ONCE(zcopy_mss_min);
+	return READ_ONCE(zcopy_tx) && len >= SIW_TX_ZC_MIN &&
+	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >= SIW_TX_ZC_MSS_MIN;
 }
 
 /* Drop what the message in progress holds: its pages, its regions */
@@ -412,23 +181,6 @@ static void siw_tx_put_msg(struct siw_stream *s)
 		siw_mr_put(s->rresp.mr);
 	s->rresp.mr = NULL;
 }
-
-static uint tx_stage_ring = SIW_TX_STAGE_RING;
-module_param(tx_stage_ring, uint, 0644);
-MODULE_PARM_DESC(tx_stage_ring,
-		 "Stage allocations (64 KiB each) a stream keeps and uses again once TCP let go of them, 1 to 8 (default 8)");
-
-/**
- * siw_tx_stage_ring_swap() - set tx_stage_ring (KUnit)
- * @n: the new value
- *
- * Returns: the old one.
- */
-unsigned int siw_tx_stage_ring_swap(unsigned int n)
-{
-	return xchg(&tx_stage_ring, n);
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_ring_swap);
 
 /* Room a staged FPDU may take */
 static u32 siw_tx_stage_need(const struct siw_stream *s)
@@ -450,7 +202,7 @@ static bool siw_tx_stage_idle(struct page *pg)
 	return true;
 }
 
-/* Drop the stages at @n and above: tx_stage_ring went down to @n, or 0 */
+/* Drop the stages at @n and above: the ring went down to @n, or 0 */
 static void siw_tx_stage_trim(struct siw_stream *s, u32 n)
 {
 	u32 i;
@@ -478,13 +230,11 @@ static void siw_tx_stage_put(struct siw_stream *s)
  * those pages by reference: nothing waits for the peer's ACK, the pages
  * are the stream's. With CRCs off the stage is still the better copy:
  * its pages are used again (below), where TCP copies into page fragments
- * it reuses only while no skb holds them and otherwise allocates anew,
- * and the copy is ours to choose (siw_mpa_copy(): the word loop where
- * string moves are emulated).
+ * it reuses only while no skb holds them and otherwise allocates anew.
  *
  * A batch never spans two allocations, so the stage changes only
  * between batches. A full stage is used again at once if TCP let go of
- * it; otherwise the next of up to tx_stage_ring allocations is, if TCP
+ * it; otherwise the next of up to SIW_TX_STAGE_RING allocations is, if TCP
  * let go of that one, which it had longest, and only if TCP still holds
  * it too are its pages left to TCP and fresh ones taken: the kernel
  * zeroes what it allocates (init_on_alloc), a pass over the stage that
@@ -494,12 +244,12 @@ VISIBLE_IF_KUNIT struct siw_engine_stage *
 siw_tx_stage_start(struct siw_stream *s)
 {
 	const gfp_t gfp = GFP_NOIO | __GFP_NOWARN;
-	u32 n = clamp_val(READ_ONCE(tx_stage_ring), 1, SIW_TX_STAGE_RING);
+	u32 n = clamp_val(READ_ONCE(siw_tx_stage_ring), 1, SIW_TX_STAGE_RING);
 	unsigned int order = SIW_TX_STAGE_ORDER;
 	u32 need = siw_tx_stage_need(s);
 	struct page *pg;
 
-	if (!READ_ONCE(tx_stage) || s->tx_zc)
+	if (s->tx_zc)
 		return NULL;
 	pg = s->stage_pg[s->stage_at];
 	if (pg && s->stage.size - s->stage.used >= need)
@@ -1164,7 +914,6 @@ static void siw_tx_msg_sent(struct siw_stream *s)
 	}
 	s->tx_kind = SIW_TX_IDLE;
 	s->tx_zc = false;
-	siw_rx_stream_sent(s);
 }
 
 static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
@@ -1398,7 +1147,7 @@ static bool siw_tx_rresp_usable(const struct siw_stream *s)
 }
 
 /*
- * Each FPDU fits the segment TCP sends now (or tx_fpdu_segs of them): a
+ * Each FPDU fits the segment TCP sends now: a
  * lower path MTU from ICMP changes mss_cache at once, a device's new MTU
  * at TCP's next send, so the FPDU after that one follows it
  */
@@ -1545,29 +1294,6 @@ static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
 	}
 }
 
-/* FPDUs cut ahead at a time: the module parameter, within bounds */
-static unsigned int siw_tx_batch(void)
-{
-	return clamp_t(uint, READ_ONCE(tx_batch), 1, SIW_TX_BATCH_FPDUS);
-}
-
-/*
- * Another message can follow the one being pushed at once: a Read
- * Request of the same READ, an inbound Read Request to answer, a send
- * work request posted. A hint: if none starts after all, the run pushes
- * what TCP held for it (siw_tx_uncork()).
- */
-static bool siw_tx_next_ready(struct siw_stream *s)
-{
-	if (s->tx_kind == SIW_TX_WQE &&
-	    (s->wqe.opcode == SIW_OP_READ ||
-	     s->wqe.opcode == SIW_OP_READ_LOCAL_INV) &&
-	    s->rd_off < s->wqe_bytes)
-		return true;
-	return READ_ONCE(s->irq_get) != READ_ONCE(s->irq_put) ||
-	       siw_sq_posted(s->qp, s->sq_next - s->sq_head);
-}
-
 /*
  * A message's last FPDU went with MSG_MORE and no message followed it
  * in the run: have TCP send the part segment it holds. The socket is
@@ -1583,11 +1309,9 @@ static void siw_tx_uncork(struct siw_stream *s)
  * Send up to @budget steps (a work request started, an FPDU cut or
  * pushed), cutting up to @batch FPDUs at a time, @tx_mutex held; stop
  * after the first whole message if @one_msg; queue the work for what is
- * left. With tx_pack, messages that follow each other in a run share TCP
- * segments: each but the last of the run goes with MSG_MORE. That loses
- * FPDU alignment (RFC 5044 section 8: FPDUs SHOULD start segments) for a
- * message queued behind a short one, whose FPDUs sized to the EMSS then
- * straddle segments: off by default.
+ * left. A short message the run finds posted behind the one it pushes
+ * shares that one's last segment where both fit (siw_tx_pack_fits()):
+ * TCP gets the first with MSG_MORE, no timer holds anything.
  */
 static void siw_tx_run_steps(struct siw_stream *s, int budget,
 			     unsigned int batch, bool one_msg)
@@ -1603,13 +1327,8 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 			break;
 		if (s->tx_fpdu) {
 			siw_tx_sk_hold(s, &held);
-			if (s->tx_pack_run)
-				s->tx_more = budget && s->txd.last &&
-					     siw_tx_pack_fits(s);
-			else
-				s->tx_more = READ_ONCE(tx_pack) && !one_msg &&
-					     budget && s->txd.last &&
-					     siw_tx_next_ready(s);
+			s->tx_more = !one_msg && budget && s->txd.last &&
+				     siw_tx_pack_fits(s);
 			s->tx_pack_octets = s->tx_more ? s->tx_pack_octets +
 					    s->txd.wire_len - s->tx_off : 0;
 			rv = siw_tx_push(s);
@@ -1681,7 +1400,6 @@ static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
 		       bool one_msg)
 {
 	siw_tx_run_steps(s, budget, batch, one_msg);
-	s->tx_pack_run = false;
 	s->tx_pack_octets = 0;
 	if (s->tx_corked)
 		siw_tx_uncork(s);
@@ -1737,56 +1455,30 @@ void siw_tx_work(struct work_struct *w)
 	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
 
 	mutex_lock(&s->tx_mutex);
-	/* messages a doorbell gathered go as the doorbell would send them */
-	s->tx_pack_run = s->tx_held > 0;
-	if (s->tx_held)
-		siw_stats_add(s->qp->qdev->stats,
-			      SIW_STAT_TX_GATHER_TIMEOUTS, 1);
-	s->tx_held = 0;
-	siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(), false);
+	siw_tx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, false);
 	mutex_unlock(&s->tx_mutex);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
 
 /**
- * siw_tx_direct() - send from the poster's thread
+ * siw_tx_direct() - a process rang its doorbell: send from its thread
  * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_run()
- * @doorbell: a process rang its doorbell (else a kernel consumer posted
- *	from a context that may sleep: siw_tx_poster_sends())
  *
- * If the stream is idle, the poster sends from its own thread, in
- * batches like the work's, without waking the work item: that saves a
- * context switch per message on the latency path and a hand-off in the
- * middle of a message of a few FPDUs. A doorbell sends the next message
- * only (tx_direct); a kernel consumer, which posts chains (an NFS
- * reply's Writes and Send), what it posted, up to a run's budget. The
+ * If the stream is idle, the doorbell sends the next message from the
+ * process's own thread, in batches like the work's, without waking the
+ * work item: that saves a context switch per message on the latency
+ * path and a hand-off in the middle of a message of a few FPDUs. The
  * rest of a longer run, and everything while a message is under way,
- * are left to the work. A doorbell of a process that streams short
- * messages may leave its message for the rest of its group instead
- * (siw_tx_gather()). Releases @s->tx_mutex.
+ * are left to the work. Releases @s->tx_mutex.
  *
  * Context: process, may sleep; no lock held but @s->tx_mutex.
  */
-void siw_tx_direct(struct siw_stream *s, bool doorbell)
+void siw_tx_direct(struct siw_stream *s)
 {
-	bool on = doorbell ? READ_ONCE(tx_direct) : true;
-
-	if (!on || s->tx_fpdu || s->tx_kind != SIW_TX_IDLE) {
+	if (s->tx_fpdu || s->tx_kind != SIW_TX_IDLE)
 		siw_stream_kick(s);
-	} else if (!doorbell || siw_stream_stopped(s) || !siw_tx_gather(s)) {
-		/* the doorbell that completes a group sends all of it */
-		siw_tx_run(s, SIW_TX_BUDGET, siw_tx_batch(),
-			   doorbell && !s->tx_pack_run);
-		/* the mean time a doorbell's own send takes, 1/8 a new one */
-		if (s->tx_db_start)
-			s->tx_send_ns = s->tx_send_ns - (s->tx_send_ns >> 3) +
-					((local_clock() - s->tx_db_start) >> 3);
-	}
-	/* the gap to the next doorbell is the time the process was away */
-	if (doorbell) {
-		s->tx_db_start = 0;
-		s->tx_db_ns = local_clock();
-	}
+	else
+		siw_tx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, true);
 	/*
 	 * mutex_unlock() may still touch the mutex after the detach that
 	 * waits for it took it; the stream is freed only after a grace

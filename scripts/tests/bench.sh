@@ -12,21 +12,11 @@
 # The logs of a failed run go to $SIW_OUT/bench-fail/.
 #
 # Keys: ROUNDS (3), MTUS ("1500 9000"), SIZES ("4096 65536 1048576"),
-# WHO ("ours ours-crc upstream tcp nfs"; also ours-queued: ours with
-# tx_direct=N; ours-unbound: ours with tx_direct=N tx_unbound=Y
-# tx_pack=Y; ours-zc: ours with zcopy_mss_min=0; ours-rx0: ours with
-# rx_poll_us=0; ours-txu: ours with tx_unbound=Y; ours-memcpy: ours
-# with copy_impl=memcpy; ours-unstaged, ours-crc-unstaged: ours and
-# ours-crc with tx_stage=N; ours-ring1, ours-crc-ring1: ours and
-# ours-crc with tx_stage_ring=1; ours-ring8, ours-crc-ring8: the same
-# with tx_stage_ring=8; ours-crc-rx0: ours-crc with rx_poll_us=0;
-# ours-segs, ours-crc-segs: ours and ours-crc with tx_fpdu_segs=64 (FPDUs
-# of up to 64 KiB, spanning segments); nfs
-# stands for nfs-rdma and nfs-tcp: NFS over ours, CRC off, and over
-# TCP; nfs-upstream: NFS over upstream siw; nfs-rdma-txu, nfs-rdma-rx0,
-# nfs-rdma-memcpy, nfs-rdma-unstaged: nfs-rdma with tx_unbound=Y, with
-# rx_poll_us=0, with copy_impl=memcpy, with tx_stage=N; nfs-rdma-segs:
-# nfs-rdma with tx_fpdu_segs=64 on both ends; nfs-rdma-t16,
+# WHO ("ours ours-crc upstream tcp nfs"; also ours-copy: ours with
+# zcopy_tx=N; ours-poll, ours-crc-poll: ours and ours-crc with
+# rx_poll_us=400; nfs stands for nfs-rdma and nfs-tcp: NFS over ours,
+# CRC off, and over TCP; nfs-upstream: NFS over upstream siw;
+# nfs-rdma-poll: nfs-rdma with rx_poll_us=400; nfs-rdma-t16,
 # nfs-tcp-t16: nfs-rdma and nfs-tcp with 16 nfsd threads, not 4), NFS
 # (1; 0 leaves every NFS contender out), MIB (96: MiB moved by the short
 # RDMA bandwidth run), TCP_MIB (192: the same for TCP), LAT_ITERS
@@ -50,8 +40,7 @@
 #          all CPUs, while that run's client ran; the setup line has hz=)
 #   bench: fail ROUND MTU WHO TEST SIZE COUNT WHY
 #   bench: skip WHO WHY
-#   bench: note MTU WHO mpa_crc=VALUE copy_impl="VALUE"
-#          mpa_crc_impl="VALUE" (the module's, in round 1)
+#   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
 #   bench: crc impl NAME / bench: crc FUNC SIZE MBPS (the probe's lines)
 #   bench: elapsed SECONDS
 # shellcheck source=guest-lib.sh
@@ -223,11 +212,7 @@ nfs_contender() {
 	esac
 	case $who in
 	nfs-rdma|nfs-rdma-t16) pair_up "$OURS" mpa_crc=off ;;
-	nfs-rdma-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
-	nfs-rdma-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
-	nfs-rdma-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
-	nfs-rdma-unstaged) pair_up "$OURS" mpa_crc=off tx_stage=N ;;
-	nfs-rdma-segs) pair_up "$OURS" mpa_crc=off tx_fpdu_segs=64 ;;
+	nfs-rdma-poll) pair_up "$OURS" mpa_crc=off rx_poll_us=400 ;;
 	nfs-upstream) pair_up "$UPSTREAM" ;;
 	nfs-tcp|nfs-tcp-t16) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
@@ -248,43 +233,21 @@ nfs_contender() {
 
 # contender ROUND WHO: one contender's full set of tests at $mtu
 contender() {
-	local r=$1 who=$2 crc copy impl
+	local r=$1 who=$2 crc
 	case $who in
 	tcp) tcp_tests "$r"; return ;;
 	nfs-*) nfs_contender "$r" "$who"; return ;;
 	ours) pair_up "$OURS" mpa_crc=off ;;
 	ours-crc) pair_up "$OURS" mpa_crc=required ;;
-	# a process's doorbell only wakes the transmit work (tx_direct=N)
-	ours-queued) pair_up "$OURS" mpa_crc=off tx_direct=N ;;
-	# the same, the work on any CPU, its messages sharing segments
-	ours-unbound) pair_up "$OURS" mpa_crc=off tx_direct=N tx_unbound=Y tx_pack=Y ;;
-	# payload by page reference at every MSS, MTU 1500 too
-	ours-zc) pair_up "$OURS" mpa_crc=off zcopy_mss_min=0 ;;
-	# the whole message received in the data-ready callback
-	ours-rx0) pair_up "$OURS" mpa_crc=off rx_poll_us=0 ;;
-	# the transmit work on any CPU, the doorbell's own sends as before
-	ours-txu) pair_up "$OURS" mpa_crc=off tx_unbound=Y ;;
-	# payload copied by memcpy() whatever the timing at load chose
-	ours-memcpy) pair_up "$OURS" mpa_crc=off copy_impl=memcpy ;;
-	# FPDUs not staged: TCP copies them (CRCs off; on: the CRC pass first)
-	ours-unstaged) pair_up "$OURS" mpa_crc=off tx_stage=N ;;
-	ours-crc-unstaged) pair_up "$OURS" mpa_crc=required tx_stage=N ;;
-	# one stage allocation, used again only if TCP let go of it
-	ours-ring1) pair_up "$OURS" mpa_crc=off tx_stage_ring=1 ;;
-	ours-crc-ring1) pair_up "$OURS" mpa_crc=required tx_stage_ring=1 ;;
-	ours-ring8) pair_up "$OURS" mpa_crc=off tx_stage_ring=8 ;;
-	ours-crc-ring8) pair_up "$OURS" mpa_crc=required tx_stage_ring=8 ;;
-	ours-crc-rx0) pair_up "$OURS" mpa_crc=required rx_poll_us=0 ;;
-	# FPDUs of up to 64 segments (64 KiB), no longer one a segment
-	ours-segs) pair_up "$OURS" mpa_crc=off tx_fpdu_segs=64 ;;
-	ours-crc-segs) pair_up "$OURS" mpa_crc=required tx_fpdu_segs=64 ;;
+	# every message copied, none by page reference
+	ours-copy) pair_up "$OURS" mpa_crc=off zcopy_tx=N ;;
+	# the receive work busy-polls for the rest of a message
+	ours-poll) pair_up "$OURS" mpa_crc=off rx_poll_us=400 ;;
+	ours-crc-poll) pair_up "$OURS" mpa_crc=required rx_poll_us=400 ;;
 	upstream) pair_up "$UPSTREAM" ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
 	crc=$(cat /sys/module/siw/parameters/mpa_crc 2>/dev/null)
-	copy=$(cat /sys/module/siw/parameters/copy_impl 2>/dev/null)
-	impl=$(cat /sys/module/siw/parameters/mpa_crc_impl 2>/dev/null)
-	[ "$r" != 1 ] || say "note $mtu $who mpa_crc=${crc:-none}" \
-		"copy_impl=\"${copy:-none}\" mpa_crc_impl=\"${impl:-none}\""
+	[ "$r" != 1 ] || say "note $mtu $who mpa_crc=${crc:-none}"
 	rdma_tests "$r" "$who"
 	pair_down
 }

@@ -326,34 +326,6 @@ done
 check "upstream -> ours: rev 2, CRC required: rping x$LONG 65535 B" \
 	eval 'policy $DEV 2 required N default default &&
 	      from_upstream long-from $LONG 65535 "$(mpa_ok 2 1 0 3)"'
-# FPDUs of up to 64 segments from ours (tx_fpdu_segs=64, CRC on): the
-# upstream end finds each one's end by its length (RFC 5044 section 5.1
-# requires receivers to work when alignment is lost). Ours sends Read
-# Responses as the rping client, RDMA Writes as its server.
-segs=/sys/module/siw/parameters/tx_fpdu_segs
-# spanned F0 O0: the FPDUs sent since tx_counts said "F0 O0" average more
-# octets than a segment on eth0 holds
-spanned() {
-	local f o mss=$(($(cat /sys/class/net/eth0/mtu) - 40))
-	read -r f o < <(tx_counts "$DEV")
-	f=$((f - $1)) o=$((o - $2))
-	echo "$f FPDUs, $o octets, $((o / (f ? f : 1))) on average; a segment holds under $mss"
-	[ "$f" -gt 0 ] && [ $((o / f)) -gt "$mss" ]
-}
-if [ -w "$segs" ]; then
-	read -r f0 o0 < <(tx_counts "$DEV")
-	echo 64 > "$segs"
-	check "ours -> upstream: rev 2, CRC on, FPDUs of up to 64 segments: rping x$LONG 65535 B" \
-		eval 'policy $DEV 2 required N N default &&
-		      to_upstream segs-to $LONG 65535 "$(mpa_ok 2 1 0 3)"'
-	check "upstream -> ours: rev 2, CRC required, FPDUs of up to 64 segments: rping x$LONG 65535 B" \
-		eval 'policy $DEV 2 required N default default &&
-		      from_upstream segs-from $LONG 65535 "$(mpa_ok 2 1 0 3)"'
-	echo 1 > "$segs"
-	check "ours sent upstream FPDUs longer than a segment" spanned "$f0" "$o0"
-else
-	t_skip "FPDUs of up to 64 segments: ours has no tx_fpdu_segs"
-fi
 # What upstream cannot take, last: upstream siw on 6.1 does not always
 # recover from a refused connection (a Terminate in its RTR wait leaves
 # its next connect hanging)

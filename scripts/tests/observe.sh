@@ -30,21 +30,20 @@ SRV_LIMIT=120
 REAP=30
 PINGS=300		# rping pings while the QP attributes are read
 PING_SIZE=4096
-# perftest message size, above zcopy_min; the module is loaded with
-# zcopy_mss_min=0, so that it goes by page reference at MTU 1500 too
+# perftest message size, large enough to go by page reference; the pair
+# runs these at MTU 9000, whose MSS (over a page) takes pages by reference
 BW_SIZE=65536
 BW_ITERS=200
-# 64-octet Sends for tx_gather and rx_stream
+MTU=9000
+# 64-octet Sends, a one-way stream and a ping-pong
 SMALL_ITERS=5000
-# round trips of ib_send_lat: a ping-pong is never a one-way stream
 LAT_ITERS=1000
 
 COUNTERS="tx_fpdus tx_octets rx_fpdus rx_octets rx_crc_errors
 	rx_marker_errors term_tx_rdmap term_tx_ddp term_tx_llp term_rx_rdmap
 	term_rx_ddp term_rx_llp mpa_reject_tx mpa_reject_rx conn_setups
 	conn_failures tx_stalls tx_zcopy_octets tx_copy_octets tx_staged_octets
-	tx_stage_allocs rx_work_octets tx_gathered tx_gather_timeouts
-	rx_stream_deferred"
+	tx_stage_allocs rx_work_octets"
 
 keep() { t_keep observe "$@"; }
 
@@ -205,6 +204,11 @@ perf() {
 	return 1
 }
 
+# mtu_set MTU: both ends of the veth pair
+mtu_set() {
+	ip link set "$SIW_IF_A" mtu "$1" && ns ip link set "$SIW_IF_B" mtu "$1"
+}
+
 # tracing EVENTS: trace only siw's events, from an empty buffer
 tracing_on() {
 	mountpoint -q "$tr" || mount -t tracefs nodev "$tr" || return 1
@@ -321,7 +325,7 @@ bad_crc() {
 rm -rf "$work" && mkdir -p "$work"
 cmsync_build
 check "module file exists" test -f "$SIW_KO"
-check "load the module" load_siw "$SIW_KO" zcopy_mss_min=0
+check "load the module" load_siw "$SIW_KO"
 check "rdma link add siw_a on $SIW_IF_A" \
 	rdma link add siw_a type siw netdev "$SIW_IF_A"
 check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \
@@ -342,8 +346,10 @@ if check "rping -V, $PINGS x $PING_SIZE B, with the QPs read meanwhile" \
 		qp_check siw_b "$SIW_IP_B" "$SIW_IP_A"
 	check "both ends show one connection's settings, mirrored" qp_mirror
 fi
+check "MTU $MTU on both ends of the pair" mtu_set "$MTU"
 check "ib_write_bw -R $BW_ITERS x $BW_SIZE B, siw_b to siw_a" perf ib_write_bw 18700
 check "ib_send_bw -R $BW_ITERS x $BW_SIZE B, siw_b to siw_a" perf ib_send_bw 18701
+check "MTU 1500 again" mtu_set 1500
 
 check "siw_a counters after traffic" stats siw_a "$work/siw_a.1"
 check "siw_b counters after traffic" stats siw_b "$work/siw_b.1"
@@ -362,22 +368,22 @@ check "siw_b sent $BW_SIZE B messages by page reference (zero-copy)" \
 	grew siw_b tx_zcopy_octets "$((BW_ITERS * BW_SIZE))"
 check "siw_b copied what was not (framing, small messages)" \
 	grew siw_b tx_copy_octets 1
-# CRCs on (the default): rping's 4 KiB messages, below zcopy_min, go
+# CRCs on (the default): rping's 4 KiB messages, below 16 KiB, go
 # staged: siw_b's Read Responses and siw_a's Writes back
 check "siw_b staged the pings' Read Responses (copy and CRC one pass)" \
 	grew siw_b tx_staged_octets $((PINGS * PING_SIZE))
 check "siw_a staged the pings written back" \
 	grew siw_a tx_staged_octets $((PINGS * PING_SIZE))
 # one ping at a time: TCP lets go of each stage long before the stream
-# needs it again, so the stages are reused: at most tx_stage_ring (8)
+# needs it again, so the stages are reused: at most 8 (the ring)
 # allocations for each of siw_a's three connections, where fresh pages
 # for every 32 KiB staged would be PINGS * PING_SIZE / 32768 (37)
 check "siw_a staged them in reused pages" \
 	grew siw_a tx_stage_allocs 1 24
-# rx_poll_us (default on): the rest of a 64 KiB message arriving in
-# several segments is read by the receive work, not the data-ready callback
-check "siw_a received part of the $BW_SIZE B messages in the receive work" \
-	grew siw_a rx_work_octets 1
+# rx_poll_us (0, the default): every segment is read where it arrives,
+# in the data-ready callback; the receive work reads nothing
+check "siw_a rx_work_octets: none with rx_poll_us=0 (the default)" \
+	same siw_a rx_work_octets
 check "siw_a: a connection set up for each run" grew siw_a conn_setups 3
 check "siw_b: likewise" grew siw_b conn_setups 3
 for c in rx_crc_errors rx_marker_errors conn_failures term_tx_llp \
@@ -386,63 +392,32 @@ for c in rx_crc_errors rx_marker_errors conn_failures term_tx_llp \
 done
 rdma statistic show link siw_a/1
 
-# the same Writes with the receive work off: the counter stays put, so the
-# check above counts the work's reads, not anything a transfer does
+# the same Writes with the busy poll on: the rest of a 64 KiB message
+# arriving in several segments is read by the receive work, so the
+# counter counts the work's reads, not anything a transfer does
 rxpoll=/sys/module/siw/parameters/rx_poll_us
-check "rx_poll_us=0 (receive in the data-ready callback only)" \
-	sh -c "echo 0 > $rxpoll"
+check "rx_poll_us=400 (the receive work busy-polls)" \
+	sh -c "echo 400 > $rxpoll"
 check "siw_a counters before it" stats siw_a "$work/siw_a.0"
-check "ib_write_bw -R $BW_ITERS x $BW_SIZE B with rx_poll_us=0" \
+check "ib_write_bw -R $BW_ITERS x $BW_SIZE B with rx_poll_us=400" \
 	perf ib_write_bw 18702
 check "siw_a counters after it" stats siw_a "$work/siw_a.1"
 check "siw_a received the Writes" grew siw_a rx_octets "$((BW_ITERS * BW_SIZE))"
-check "siw_a rx_work_octets: none read by the receive work" \
-	same siw_a rx_work_octets
-check "rx_poll_us back to 400" sh -c "echo 400 > $rxpoll"
+check "siw_a received part of them in the receive work" \
+	grew siw_a rx_work_octets 1
+check "rx_poll_us back to 0" sh -c "echo 0 > $rxpoll"
 
-# tx_gather (default 4): 64-octet Sends, one doorbell each, nothing
-# coming back: messages wait for the rest of their group and share a
-# segment with it. With tx_gather=0 none waits, so the counter counts
-# gathering, not the traffic
-gather=/sys/module/siw/parameters/tx_gather
-check "siw_b counters before 64 B Sends" stats siw_b "$work/siw_b.0"
+# 64-octet Sends, one doorbell each: a one-way stream and a ping-pong;
+# every message arrives as an FPDU of its own or shares a segment, never
+# waits for a timer
 check "siw_a counters before 64 B Sends" stats siw_a "$work/siw_a.0"
 check "ib_send_bw -R $SMALL_ITERS x 64 B, siw_b to siw_a" \
 	perf ib_send_bw 18703 64 "$SMALL_ITERS"
-check "siw_b counters after them" stats siw_b "$work/siw_b.1"
-check "siw_a counters after them" stats siw_a "$work/siw_a.1"
-check "siw_b gathered short Sends of the stream" grew siw_b tx_gathered 1
-# rx_stream (default 4): siw_a, which sends nothing back, hands the
-# stream to its receive work on the other vCPU
-check "siw_a received the one-way stream in its receive work" \
-	grew siw_a rx_stream_deferred 1
-check "tx_gather=0 (every Send at its doorbell)" sh -c "echo 0 > $gather"
-check "siw_b counters before it" stats siw_b "$work/siw_b.0"
-check "ib_send_bw -R $SMALL_ITERS x 64 B with tx_gather=0" \
-	perf ib_send_bw 18704 64 "$SMALL_ITERS"
-check "siw_b counters after it" stats siw_b "$work/siw_b.1"
-check "siw_b tx_gathered: none with tx_gather=0" same siw_b tx_gathered
-check "tx_gather back to 4" sh -c "echo 4 > $gather"
-
-# A ping-pong of the same Sends: each arrival follows a message of
-# siw_a's own, so rx_stream never takes over; nor does it with
-# rx_stream=0 in the one-way stream
-rxstream=/sys/module/siw/parameters/rx_stream
-check "siw_a counters before a ping-pong" stats siw_a "$work/siw_a.0"
 check "ib_send_lat $LAT_ITERS x 64 B, siw_b and siw_a" \
 	perf ib_send_lat 18705 64 "$LAT_ITERS"
-check "siw_a counters after it" stats siw_a "$work/siw_a.1"
-check "siw_a rx_stream_deferred: none in a ping-pong" \
-	same siw_a rx_stream_deferred
-check "rx_stream=0 (whole messages received where they arrive)" \
-	sh -c "echo 0 > $rxstream"
-check "siw_a counters before it" stats siw_a "$work/siw_a.0"
-check "ib_send_bw -R $SMALL_ITERS x 64 B with rx_stream=0" \
-	perf ib_send_bw 18706 64 "$SMALL_ITERS"
-check "siw_a counters after it" stats siw_a "$work/siw_a.1"
-check "siw_a rx_stream_deferred: none with rx_stream=0" \
-	same siw_a rx_stream_deferred
-check "rx_stream back to 4" sh -c "echo 4 > $rxstream"
+check "siw_a counters after them" stats siw_a "$work/siw_a.1"
+check "siw_a received every Send" \
+	grew siw_a rx_fpdus "$((SMALL_ITERS + LAT_ITERS))"
 
 check "trace events/siw enabled" tracing_on
 check "siw_a counters before the bad CRC" stats siw_a "$work/siw_a.0"

@@ -19,8 +19,9 @@
 # ("4096 65536"; "all" runs each tool once with -a, every power of two
 # from 2 B to 8 MiB) and TRAFFIC_PERF_ITERS its iterations (50; latency
 # tools twice as many). TRAFFIC_RD_ITERS sets the iterations of the six
-# ib_read_bw runs with the transmit work on any CPU (1500, on the debug
-# kernel 400; a module with tx_unbound only). TRAFFIC_LOCAL=1 puts the client on siw_a too,
+# ib_read_bw runs with the receive work on another CPU (1500, on the
+# debug kernel 400; a module with rx_poll_us only). TRAFFIC_LOCAL=1 puts
+# the client on siw_a too,
 # talking to its own address (loopback through a local address) instead
 # of across the pair. The logs of a failed check are kept in
 # $SIW_OUT/traffic/. perftest runs with traffic-cmsync.c preloaded,
@@ -39,7 +40,7 @@ COUNT=${TRAFFIC_COUNT:-20}
 SIZES=${TRAFFIC_SIZES:-"64 4096 65535"}
 PERF=${TRAFFIC_PERF:-"4096 65536"}
 ITERS=${TRAFFIC_PERF_ITERS:-50}
-# the Read Responses of each tx_unbound run: a few seconds each on
+# the Read Responses of each rx_poll_us run: a few seconds each on
 # Debian's kernel; the debug kernel (KASAN) takes 20 to 70 s for 1500
 RD_ITERS=${TRAFFIC_RD_ITERS:-1500}
 [ "${SIW_KERNEL:-debian}" != debug ] || RD_ITERS=${TRAFFIC_RD_ITERS:-400}
@@ -194,6 +195,15 @@ down() {
 	check "unload the module" unload_siw
 }
 
+# has_rx_poll: the module has the busy poll an administrator may turn on
+# (upstream siw has none: a skip; ours must have it)
+rxp=/sys/module/siw/parameters/rx_poll_us
+has_rx_poll() {
+	modinfo -p "$ko" 2>/dev/null | grep -q "^rx_poll_us:" && return 0
+	[ "$ko" != "$SIW_KO" ] || t_fail "$what has no rx_poll_us"
+	return 1
+}
+
 rm -rf "$work" && mkdir -p "$work"
 cmsync_build
 echo "traffic: module: $what${params[*]:+, parameters: ${params[*]}}, $where"
@@ -239,12 +249,12 @@ for t in ib_write_lat ib_send_lat; do
 	port=$((port + 1))
 done
 
-# Everything a peer sent before its FIN is received (RFC 5040 6), also
-# the rest of a message the receive work is still reading (rx_poll_us)
-# and, with it off, a message whose last segment carries the FIN
+# Everything a peer sent before its FIN is received (RFC 5040 6): a
+# message whose last segment carries the FIN, and, with the busy poll an
+# administrator may turn on (rx_poll_us), the rest of a message the
+# receive work is still reading
 if check "close-after-send.c builds" gcc -O2 -Wall -o "$work/cas" \
 	"$(dirname "$0")/close-after-send.c" -lrdmacm -libverbs; then
-	rxp=/sys/module/siw/parameters/rx_poll_us
 	port=7350
 	for s in 65536 1048576; do
 		for i in 1 2 3; do
@@ -253,70 +263,33 @@ if check "close-after-send.c builds" gcc -O2 -Wall -o "$work/cas" \
 			port=$((port + 1))
 		done
 	done
-	if [ -w "$rxp" ]; then
-		old_rxp=$(cat "$rxp")
-		echo 0 > "$rxp"
+	if has_rx_poll; then
+		echo 400 > "$rxp"
 		for s in 4096 65536; do
-			check "the same, $s B, rx_poll_us=0" cas_run "$s" "$port"
+			check "the same, $s B, rx_poll_us=400" cas_run "$s" "$port"
 			port=$((port + 1))
 		done
-		echo "$old_rxp" > "$rxp"
+		echo 0 > "$rxp"
 	else
-		t_skip "close-after-send with rx_poll_us=0: $what has no rx_poll_us"
+		t_skip "close-after-send with rx_poll_us=400: $what has no rx_poll_us"
 	fi
 fi
 down
 
-# Read Responses while the transmit work runs on another CPU than the
-# receive path (tx_unbound): the responder must free a Read Request's IRD
-# slot before the requester can see its last Read Response, or the
+# Read Responses while the receive work runs on another CPU than the
+# transmit work (rx_poll_us): the responder must free a Read Request's
+# IRD slot before the requester can see its last Read Response, or the
 # requester's next Read Request, sent at once, finds the IRD full (a
-# Terminate, "Invalid MSN - no buffer available"). Where the module has
-# no such parameter the work runs where it was queued, as before.
-if modinfo -p "$ko" 2>/dev/null | grep -q "^tx_unbound:"; then
-	up "${params[@]}" tx_unbound=Y
+# Terminate, "Invalid MSN - no buffer available").
+if has_rx_poll; then
+	up "${params[@]}" rx_poll_us=400
 	for i in 1 2 3 4 5 6; do
-		check "ib_read_bw -R 65536 B x$RD_ITERS, transmit work on any CPU ($i/6)" \
+		check "ib_read_bw -R 65536 B x$RD_ITERS, receive work on another CPU ($i/6)" \
 			perf_run ib_read_bw 65536 "$RD_ITERS" $((7330 + i))
 	done
 	down
 else
-	t_skip "ib_read_bw, transmit work on any CPU: $what has no tx_unbound"
-fi
-
-# FPDUs of up to 64 segments (tx_fpdu_segs=64): the same validated data,
-# and FPDUs longer than a segment on the wire, by the counters of both
-# ends (tx_octets by tx_fpdus). Across the veth pair only: on a local
-# address loopback's MSS takes 64 KiB FPDUs whole anyway.
-# fpdus_span: the FPDUs both ends sent average more octets than a TCP
-# segment of the veth pair holds
-fpdus_span() {
-	local f o a b mss
-
-	read -r f o < <(tx_counts siw_a)
-	read -r a b < <(tx_counts "$far" cli)
-	f=$((f + a)) o=$((o + b))
-	mss=$(($(cat "/sys/class/net/$SIW_IF_A/mtu") - 40))
-	echo "FPDUs sent: $f, $o octets, $((o / (f ? f : 1))) on average; a segment holds under $mss"
-	[ "$f" -gt 0 ] && [ $((o / f)) -gt "$mss" ]
-}
-
-if [ -z "$far" ]; then
-	t_skip "FPDUs of up to 64 segments: on a local address"
-elif modinfo -p "$ko" 2>/dev/null | grep -q "^tx_fpdu_segs:"; then
-	up "${params[@]}" tx_fpdu_segs=64
-	check "rping 65535 B x$COUNT, validated, FPDUs of up to 64 segments" \
-		rping_run 65535 7340
-	port=7341
-	for t in ib_write_bw ib_read_bw ib_send_bw; do
-		check "$t -R 1048576 B x$ITERS, FPDUs of up to 64 segments" \
-			perf_run "$t" 1048576 "$ITERS" "$port"
-		port=$((port + 1))
-	done
-	check "the FPDUs sent were longer than a segment" fpdus_span
-	down
-else
-	t_skip "FPDUs of up to 64 segments: $what has no tx_fpdu_segs"
+	t_skip "ib_read_bw, receive work on another CPU: $what has no rx_poll_us"
 fi
 
 # ucmatose's server sends first. RFC 5044 has the initiator send first;
