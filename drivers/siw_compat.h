@@ -11,7 +11,6 @@
 #define SIW_COMPAT_H
 
 #include <linux/bvec.h>
-#include <linux/hrtimer.h>
 #include <linux/mm.h>
 #include <linux/socket.h>
 #include <linux/uio.h>
@@ -228,19 +227,6 @@ static inline struct page *siw_nth_page(struct page *page, unsigned long n)
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
 #define WQ_PERCPU	0
-#endif
-
-/* hrtimer_setup() replaced hrtimer_init() and the function assignment */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define siw_hrtimer_setup(t, fn, clock, mode) hrtimer_setup(t, fn, clock, mode)
-#else
-static inline void siw_hrtimer_setup(struct hrtimer *t,
-				     enum hrtimer_restart (*fn)(struct hrtimer *),
-				     clockid_t clock, enum hrtimer_mode mode)
-{
-	hrtimer_init(t, clock, mode);
-	t->function = fn;
-}
 #endif
 
 #endif /* SIW_COMPAT_H */

@@ -31,7 +31,6 @@
 
 #include <linux/bvec.h>
 #include <linux/cpumask.h>
-#include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
