@@ -12,6 +12,8 @@
 #                          Documentation/architecture.rst
 #   make shellcheck        shellcheck -S warning over scripts/
 #   make check             everything: build, KUnit, guest tests; summary
+#   make check-quick       the edit loop's subset: 6.1 build, checkpatch,
+#                          KUnit, one short guest batch (minutes)
 #   make demo              a guest with the module on a link and traffic
 #   make kunit             only the KUnit suites in the debug kernel
 #   make check-long        the long runs (traffic, hostile peer, faults)
@@ -77,6 +79,9 @@ shellcheck:
 
 check:
 	scripts/check
+
+check-quick:
+	scripts/check-quick
 
 check-long:
 	scripts/check-long
@@ -148,6 +153,6 @@ deb:
 
 .PHONY: all modules clean install uninstall sparse checkpatch check-includes \
 	shellcheck \
-	check check-long \
+	check check-quick check-long \
 	check-kernels kunit demo bench bench-profile
 .PHONY: dkms-install dkms-remove deb
