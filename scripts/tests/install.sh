@@ -3,8 +3,10 @@
 # The README's real-machine path, in the guest: `make install` of a built
 # tree into this kernel's /lib/modules (the guest's overlay root), then
 # modprobe (not insmod), modinfo, a link, modprobe -r and
-# `make uninstall`. The tree is the one scripts/build-module built for
-# this kernel on the host; make finds it up to date and only installs.
+# `make uninstall`; on the way, the module's parameters and a device's
+# knobs against Documentation/parameters.rst. The tree is the one
+# scripts/build-module built for this kernel on the host; make finds it
+# up to date and only installs.
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
@@ -26,12 +28,23 @@ modinfo siw | grep -E "^(filename|version|description|license|depends|vermagic|p
 	cut -c1-100
 t_check "modinfo siw: version $(cat "$SIW_TOP/VERSION")" \
 	test "$(modinfo -F version siw)" = "$(cat "$SIW_TOP/VERSION")"
-for p in mpa_rev mpa_crc mpa_markers mpa_p2p mpa_rtr tx_direct zcopy_tx; do
+# every parameter and knob of Documentation/parameters.rst, and no other
+# (scripts/check-params): modinfo of the installed module, then sysfs of
+# the module just loaded (each reads its default) and of a new device
+params=$("$SIW_TOP/scripts/check-params" names param)
+t_check "Documentation/parameters.rst lists module parameters" test -n "$params"
+for p in $params; do
 	t_check "modinfo siw lists parameter $p" \
 		bash -c "modinfo -F parm siw | grep -q '^$p:'"
 done
+t_check "modinfo siw: the table's parameters and no other, each described" \
+	"$SIW_TOP/scripts/check-params" modinfo siw
+t_check "/sys/module/siw/parameters: the table's names, permissions, defaults" \
+	"$SIW_TOP/scripts/check-params" params
 t_check "rdma link add siw0 type siw netdev $SIW_IF_A" \
 	rdma link add siw0 type siw netdev "$SIW_IF_A"
+t_check "/sys/class/infiniband/siw0: the table's knobs, permissions, defaults" \
+	"$SIW_TOP/scripts/check-params" knobs siw0
 t_check "ibv_devinfo -d siw0: port active" \
 	bash -c 'ibv_devinfo -d siw0 | grep -q PORT_ACTIVE'
 t_check "rdma link delete siw0" rdma link delete siw0
