@@ -273,7 +273,7 @@ static int st_stream(struct kunit *test, struct st_fixture *f)
 			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
 	siw_rx_start(s);
 	f->s = s;
-	f->qp->engine = s;
+	f->qp->stream = s;
 	return 0;
 }
 

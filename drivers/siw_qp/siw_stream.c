@@ -5,7 +5,7 @@
  * the QP hooks of siw_qp.h (kick, stop, close).
  *
  * A stream lives from siw_qp_cm_attach() to siw_qp_cm_detach(). While it
- * lives, @qp->engine points at it (under the QP's state_lock) and the
+ * lives, @qp->stream points at it (under the QP's state_lock) and the
  * socket's sk_user_data does (under sk_callback_lock); detach clears both
  * and then stops the stream (siw_stream_stop(): receive, then transmit),
  * so nothing touches a stream after it is freed.
@@ -583,7 +583,7 @@ int siw_qp_cm_attach(struct ib_qp *base, struct siw_cep *cep,
 		rv = -EINVAL;
 	} else {
 		qp->cep = cep;
-		qp->engine = s;
+		qp->stream = s;
 		qp->ird = s->ird;
 		qp->ord = s->ord;
 		siw_qp_enter_locked(qp, SIW_QP_RTR);
@@ -605,7 +605,7 @@ static struct siw_stream *siw_qp_stream(struct siw_qp *qp)
 	struct siw_stream *s;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
-	s = qp->engine;
+	s = qp->stream;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	return s;
 }
@@ -670,8 +670,8 @@ void siw_qp_cm_detach(struct ib_qp *base)
 
 	mutex_lock(&qp->modify_mutex);
 	spin_lock_irqsave(&qp->state_lock, flags);
-	s = qp->engine;
-	qp->engine = NULL;
+	s = qp->stream;
+	qp->stream = NULL;
 	qp->cep = NULL;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (s) {
@@ -693,8 +693,8 @@ void siw_qp_sq_kick(struct siw_qp *qp)
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
-	if (qp->engine)
-		siw_stream_kick(qp->engine);
+	if (qp->stream)
+		siw_stream_kick(qp->stream);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
 
@@ -708,7 +708,7 @@ void siw_qp_sq_send(struct siw_qp *qp)
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
-	s = qp->engine;
+	s = qp->stream;
 	/*
 	 * Taken under state_lock, the mutex keeps the stream alive until
 	 * siw_tx_direct() lets go: detach waits for it
