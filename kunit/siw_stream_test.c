@@ -6,8 +6,8 @@
  * A device made up for the test holds a fast-registration region, a CQ
  * made by the CQ verb and a kernel QP in RTS whose receive queue is
  * posted with the post_recv verb. Its stream reads the socket with
- * siw_rx_read_sock() (what the data-ready callback runs), so the real
- * receive engine, siw_rx_ops and the stream's reaction to a stopped
+ * siw_srx_read_sock() (what the data-ready callback runs), so the real
+ * receive engine, siw_srx_ops and the stream's reaction to a stopped
  * engine run; siw_qp_engine_stop() stops it as a consumer's modify_qp
  * to ERROR does. The other end of the connection is a test peer: what
  * it sends is framed by the transmit engine, what it receives is parsed
@@ -22,7 +22,7 @@
  * for the Read Request, so that the consumer acts between the request's
  * check and its answer. The teardown case reads the socket from a work
  * item, as the receive work does, and holds that reader at a Read
- * Request (siw_rx_read_req_hook_set()) while the stream stops.
+ * Request (siw_srx_read_req_hook_set()) while the stream stops.
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
@@ -271,7 +271,7 @@ static int st_stream(struct kunit *test, struct st_fixture *f)
 		return -ENOMEM;
 	siw_engine_tx_init(&s->tx, false, true,
 			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
-	siw_rx_start(s);
+	siw_srx_start(s);
 	f->s = s;
 	f->qp->stream = s;
 	return 0;
@@ -321,7 +321,7 @@ static void st_stop(struct st_fixture *f)
  * struct st_race - a reader inside a Read Request while the stream stops
  * @f: the fixture
  * @read: the reader: a work item that reads the socket as the receive
- *	work does (siw_rx_work_read())
+ *	work does (siw_srx_work_read())
  * @inside: the reader holds the socket and reached the Read Request
  * @stop_waited: the hook saw the stop wait for the socket
  */
@@ -343,7 +343,7 @@ static bool st_sock_waited_for(struct sock *sk)
 }
 
 /*
- * The hook in siw_rx_read_req(): the reader holds the socket, inside the
+ * The hook in siw_srx_read_req(): the reader holds the socket, inside the
  * skb, at the Read Request. It stays there until the stop waits for the
  * socket (ST_WAIT_MS at most), as a receive work interrupted there
  * would. It spins: skb_seq_read() has the skb's fragment mapped, so the
@@ -370,14 +370,14 @@ static void st_race_read(struct work_struct *w)
 	struct sock *sk = r->f->ours->sk;
 
 	lock_sock(sk);
-	siw_rx_read_sock(r->f->s);
+	siw_srx_read_sock(r->f->s);
 	release_sock(sk);
 }
 
 /* The hook off, the reader done */
 static void st_race_end(struct st_race *r)
 {
-	siw_rx_read_req_hook_set(NULL);
+	siw_srx_read_req_hook_set(NULL);
 	WRITE_ONCE(st_race_now, NULL);
 	flush_work(&r->read);
 }
@@ -524,7 +524,7 @@ static void st_receive(struct st_fixture *f)
 
 	for (;;) {
 		lock_sock(sk);
-		siw_rx_read_sock(f->s);
+		siw_srx_read_sock(f->s);
 		release_sock(sk);
 		if (siw_engine_rx_stopped(&f->s->rx) || f->cq->put != put ||
 		    time_after(jiffies, end))
@@ -545,7 +545,7 @@ static void st_receive_octets(struct st_fixture *f, u32 n)
 
 	for (;;) {
 		lock_sock(sk);
-		siw_rx_read_sock(f->s);
+		siw_srx_read_sock(f->s);
 		release_sock(sk);
 		if (READ_ONCE(tcp_sk(sk)->copied_seq) - start >= n ||
 		    siw_engine_rx_stopped(&f->s->rx) ||
@@ -927,7 +927,7 @@ static void stream_stop_races_read_req(struct kunit *test)
 
 	f->race = r;
 	WRITE_ONCE(st_race_now, r);
-	siw_rx_read_req_hook_set(st_race_hook);
+	siw_srx_read_req_hook_set(st_race_hook);
 	queue_work(system_unbound_wq, &r->read);
 	KUNIT_ASSERT_NE_MSG(test,
 			    wait_for_completion_timeout(&r->inside,
@@ -1955,7 +1955,7 @@ static void stream_work_pushes_held_segment(struct kunit *test)
 }
 
 /*
- * Where the receive work goes (siw_rx_pick_cpu()): never the callback's
+ * Where the receive work goes (siw_srx_pick_cpu()): never the callback's
  * own CPU, only CPUs of both masks, streams spread by key. Built on the
  * first min(nr_cpu_ids, 4) CPUs, whatever the guest has.
  */
@@ -1976,29 +1976,29 @@ static void stream_rx_pick_cpu(struct kunit *test)
 	}
 	/* CPU 0 receives: the others in turn, key by key */
 	for (key = 0; key < 2 * m; key++)
-		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+		KUNIT_EXPECT_EQ_MSG(test, siw_srx_pick_cpu(a, b, 0, key),
 				    1 + key % (m - 1), "key %u", key);
 	/* CPU 0 not in the first mask: the same CPUs */
 	cpumask_clear_cpu(0, a);
 	for (key = 0; key < 2 * m; key++)
-		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+		KUNIT_EXPECT_EQ_MSG(test, siw_srx_pick_cpu(a, b, 0, key),
 				    1 + key % (m - 1), "key %u", key);
 	/* the last CPU isolated (not in the second mask): never picked */
 	cpumask_clear_cpu(m - 1, b);
 	for (key = 0; key < 2 * m; key++)
-		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+		KUNIT_EXPECT_EQ_MSG(test, siw_srx_pick_cpu(a, b, 0, key),
 				    m > 2 ? 1 + key % (m - 2) : nr_cpu_ids,
 				    "key %u", key);
 	/* nothing but the callback's own CPU: none */
 	cpumask_clear(a);
 	cpumask_set_cpu(1, a);
 	cpumask_set_cpu(1, b);
-	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 1, 0), nr_cpu_ids);
-	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 1, 7), nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, siw_srx_pick_cpu(a, b, 1, 0), nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, siw_srx_pick_cpu(a, b, 1, 7), nr_cpu_ids);
 	/* and the masks disjoint: none either */
 	cpumask_clear(b);
 	cpumask_set_cpu(0, b);
-	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 0, 3), nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, siw_srx_pick_cpu(a, b, 0, 3), nr_cpu_ids);
 }
 
 /* Entries of the send ring in stream_sq_complete_batch (a power of 2) */

@@ -27,7 +27,7 @@
 #include "siw_trace.h"
 
 static struct workqueue_struct *siw_tx_wq;
-static struct workqueue_struct *siw_rx_wq;
+static struct workqueue_struct *siw_srx_wq;
 
 /* a read of less than this and the receive work does not wait for more */
 #define SIW_RX_POLL_MIN	4096
@@ -55,10 +55,10 @@ int siw_stream_init(void)
 	if (!siw_tx_wq)
 		return -ENOMEM;
 	/* CPU intensive: a work that waits for data holds no other up */
-	siw_rx_wq = alloc_workqueue("siw_rx",
-				    WQ_MEM_RECLAIM | WQ_HIGHPRI |
-				    WQ_CPU_INTENSIVE | WQ_PERCPU, 0);
-	if (!siw_rx_wq) {
+	siw_srx_wq = alloc_workqueue("siw_rx",
+				     WQ_MEM_RECLAIM | WQ_HIGHPRI |
+				     WQ_CPU_INTENSIVE | WQ_PERCPU, 0);
+	if (!siw_srx_wq) {
 		destroy_workqueue(siw_tx_wq);
 		return -ENOMEM;
 	}
@@ -71,7 +71,7 @@ int siw_stream_init(void)
 void siw_stream_exit(void)
 {
 	siw_zc_exit();
-	destroy_workqueue(siw_rx_wq);
+	destroy_workqueue(siw_srx_wq);
 	destroy_workqueue(siw_tx_wq);
 }
 
@@ -221,14 +221,14 @@ static bool siw_sk_peer_gone(struct sock *sk)
  * for the rest of a message under way, which the work then busy-polls
  * for on another CPU. Otherwise everything is received where it arrives.
  */
-static bool siw_rx_defer(struct siw_stream *s)
+static bool siw_srx_defer(struct siw_stream *s)
 {
 	return READ_ONCE(rx_poll_us) && !siw_stream_stopped(s) &&
 	       siw_engine_rx_midmsg(&s->rx);
 }
 
 /**
- * siw_rx_pick_cpu() - the CPU a stream's receive work is queued on
+ * siw_srx_pick_cpu() - the CPU a stream's receive work is queued on
  * @a: CPUs it may run on
  * @b: likewise: only CPUs in both count
  * @here: the CPU the data-ready callback runs on, never picked
@@ -237,8 +237,8 @@ static bool siw_rx_defer(struct siw_stream *s)
  * Return: with n CPUs in @a and @b besides @here, the (@key mod n)-th of
  * them in ascending order; nr_cpu_ids if there is none.
  */
-unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
-			     unsigned int here, u32 key)
+unsigned int siw_srx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
+			      unsigned int here, u32 key)
 {
 	unsigned int cpu, n = 0;
 
@@ -253,7 +253,7 @@ unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
 	}
 	return nr_cpu_ids;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_rx_pick_cpu);
+EXPORT_SYMBOL_IF_KUNIT(siw_srx_pick_cpu);
 
 /*
  * Where the receive work runs: not on this CPU, which is the one that
@@ -264,9 +264,9 @@ EXPORT_SYMBOL_IF_KUNIT(siw_rx_pick_cpu);
  * whose softirq runs on one CPU do not all wait on the same other one.
  * nr_cpu_ids if there is no such CPU: the callback receives itself.
  */
-static unsigned int siw_rx_cpu(struct siw_stream *s)
+static unsigned int siw_srx_cpu(struct siw_stream *s)
 {
-	return siw_rx_pick_cpu(cpu_online_mask,
+	return siw_srx_pick_cpu(cpu_online_mask,
 			       housekeeping_cpumask(HK_TYPE_DOMAIN),
 			       raw_smp_processor_id(), s->qp->base.qp_num);
 }
@@ -280,19 +280,19 @@ static void siw_sk_data_ready(struct sock *sk)
 	s = sk->sk_user_data;
 	/* none, or the receive work reads on */
 	if (s && !READ_ONCE(s->rx_deferred)) {
-		cpu = siw_rx_defer(s) ? siw_rx_cpu(s) : nr_cpu_ids;
+		cpu = siw_srx_defer(s) ? siw_srx_cpu(s) : nr_cpu_ids;
 		if (cpu < nr_cpu_ids) {
 			WRITE_ONCE(s->rx_deferred, true);
-			queue_work_on(cpu, siw_rx_wq, &s->rx_work);
+			queue_work_on(cpu, siw_srx_wq, &s->rx_work);
 		} else {
-			siw_rx_read_sock(s);
+			siw_srx_read_sock(s);
 		}
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* Is anything queued for siw_rx_read_sock(), or in the socket's backlog? */
-static bool siw_rx_pending(struct sock *sk)
+/* Is anything queued for siw_srx_read_sock(), or in the socket's backlog? */
+static bool siw_srx_pending(struct sock *sk)
 {
 	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
 	       READ_ONCE(sk->sk_backlog.tail);
@@ -303,15 +303,15 @@ static bool siw_rx_pending(struct sock *sk)
  * data-ready callback: the engine's callbacks (completions, a consumer's
  * completion handler) run in the context they run in there.
  */
-static void siw_rx_read_owned(struct siw_stream *s)
+static void siw_srx_read_owned(struct siw_stream *s)
 {
 	local_bh_disable();
-	siw_rx_read_sock(s);
+	siw_srx_read_sock(s);
 	local_bh_enable();
 }
 
 /* One read of the receive work; @last: hand reception back first */
-static u32 siw_rx_work_read(struct siw_stream *s, bool last)
+static u32 siw_srx_work_read(struct siw_stream *s, bool last)
 {
 	struct sock *sk = s->sock->sk;
 	u32 seq, got;
@@ -320,7 +320,7 @@ static u32 siw_rx_work_read(struct siw_stream *s, bool last)
 	if (last)
 		WRITE_ONCE(s->rx_deferred, false);
 	seq = READ_ONCE(tcp_sk(sk)->copied_seq);
-	siw_rx_read_owned(s);
+	siw_srx_read_owned(s);
 	got = READ_ONCE(tcp_sk(sk)->copied_seq) - seq;
 	release_sock(sk);
 	siw_stats_add(s->qp->qdev->stats, SIW_STAT_RX_WORK_OCTETS, got);
@@ -343,7 +343,7 @@ static u32 siw_rx_work_read(struct siw_stream *s, bool last)
  * queued before, and what the release hands over (the backlog) goes to
  * the callback, which sees the flag clear.
  */
-static void siw_rx_work(struct work_struct *w)
+static void siw_srx_work(struct work_struct *w)
 {
 	struct siw_stream *s = container_of(w, struct siw_stream, rx_work);
 	struct sock *sk = s->sock->sk;
@@ -351,22 +351,22 @@ static void siw_rx_work(struct work_struct *w)
 	u32 got;
 
 	while (!siw_stream_stopped(s)) {
-		got = siw_rx_work_read(s, false);
+		got = siw_srx_work_read(s, false);
 		if (got < SIW_RX_POLL_MIN)
 			break;
 		until = local_clock() + (u64)min_t(unsigned int,
 						   READ_ONCE(rx_poll_us),
 						   SIW_RX_POLL_MAX_US) *
 					NSEC_PER_USEC;
-		while (!siw_rx_pending(sk) && !siw_sk_peer_gone(sk) &&
+		while (!siw_srx_pending(sk) && !siw_sk_peer_gone(sk) &&
 		       !siw_stream_stopped(s) && !need_resched() &&
 		       local_clock() < until)
 			cpu_relax();
-		if (!siw_rx_pending(sk))
+		if (!siw_srx_pending(sk))
 			break;
 		cond_resched();
 	}
-	siw_rx_work_read(s, true);
+	siw_srx_work_read(s, true);
 	/*
 	 * The peer's close, if it came meanwhile (siw_sk_state_change() left
 	 * it to us), unless detach unhooked the stream since
@@ -410,7 +410,7 @@ static void siw_sk_state_change(struct sock *sk)
 		if (err) {
 			siw_stream_closed(s, -err);
 		} else if (!READ_ONCE(s->rx_deferred)) {
-			siw_rx_read_sock(s);
+			siw_srx_read_sock(s);
 			siw_stream_closed(s, 0);
 		}
 	}
@@ -451,7 +451,7 @@ static void siw_stream_poll(struct siw_stream *s)
 	struct sock *sk = s->sock->sk;
 
 	lock_sock(sk);
-	siw_rx_read_owned(s);
+	siw_srx_read_owned(s);
 	release_sock(sk);
 	if (siw_sk_peer_gone(sk))
 		siw_stream_closed(s, sk->sk_err ? -sk->sk_err : 0);
@@ -496,7 +496,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	spin_lock_init(&s->lock);
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, siw_tx_work);
-	INIT_WORK(&s->rx_work, siw_rx_work);
+	INIT_WORK(&s->rx_work, siw_srx_work);
 	return s;
 }
 
@@ -534,7 +534,7 @@ static void siw_stream_stop(struct siw_stream *s, bool unhooked)
 	if (unhooked)
 		cancel_work_sync(&s->rx_work);
 	lock_sock(sk);
-	siw_rx_release(s);
+	siw_srx_release(s);
 	release_sock(sk);
 
 	/*
@@ -575,7 +575,7 @@ int siw_qp_cm_attach(struct ib_qp *base, struct siw_cep *cep,
 	s->initiator = initiator;
 	siw_engine_tx_init(&s->tx, conn->tx_markers, conn->crc,
 			   READ_ONCE(tcp_sk(sock->sk)->mss_cache));
-	siw_rx_start(s);
+	siw_srx_start(s);
 
 	mutex_lock(&qp->modify_mutex);
 	spin_lock_irqsave(&qp->state_lock, flags);

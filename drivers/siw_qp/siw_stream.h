@@ -365,15 +365,15 @@ void siw_zc_end(struct ubuf_info *u);
 void siw_zc_exit(void);
 
 /* siw_stream_rx.c */
-extern const struct siw_engine_rx_ops siw_rx_ops;
+extern const struct siw_engine_rx_ops siw_srx_ops;
 #if IS_ENABLED(CONFIG_KUNIT)
-/* a KUnit hook in siw_rx_read_req(); kernels without KUnit have none */
-void siw_rx_read_req_hook_set(void (*hook)(struct siw_stream *s));
+/* a KUnit hook in siw_srx_read_req(); kernels without KUnit have none */
+void siw_srx_read_req_hook_set(void (*hook)(struct siw_stream *s));
 #endif
-void siw_rx_start(struct siw_stream *s);
-void siw_rx_read_sock(struct siw_stream *s);
-unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
-			     unsigned int here, u32 key);
-void siw_rx_release(struct siw_stream *s);
+void siw_srx_start(struct siw_stream *s);
+void siw_srx_read_sock(struct siw_stream *s);
+unsigned int siw_srx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
+			      unsigned int here, u32 key);
+void siw_srx_release(struct siw_stream *s);
 
 #endif /* SIW_STREAM_H */

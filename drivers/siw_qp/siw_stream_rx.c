@@ -12,6 +12,9 @@
  * segment or the Send began; each copy checks again, under the region's
  * lock, that the region was not revoked since (siw_mr_place()), so a
  * segment cut in two around an invalidation places nothing after it.
+ *
+ * The stream's receive functions are siw_srx_*; siw_rx_* are the
+ * receive engine's own (siw_fpdu_rx.c), whose callbacks these are.
  */
 #include <kunit/visibility.h>
 #include <net/tcp.h>
@@ -22,7 +25,7 @@
 #include "siw_trace.h"
 
 /* Drop the bound receive work request's regions */
-static void siw_rx_put_mrs(struct siw_stream *s)
+static void siw_srx_put_mrs(struct siw_stream *s)
 {
 	u32 i;
 
@@ -33,18 +36,18 @@ static void siw_rx_put_mrs(struct siw_stream *s)
 	}
 }
 
-static void siw_rx_unbind(struct siw_stream *s, enum ib_wc_status status,
-			  u32 bytes, u32 inval_stag, bool invalidated,
-			  bool solicited)
+static void siw_srx_unbind(struct siw_stream *s, enum ib_wc_status status,
+			   u32 bytes, u32 inval_stag, bool invalidated,
+			   bool solicited)
 {
-	siw_rx_put_mrs(s);
+	siw_srx_put_mrs(s);
 	s->rx_bound = false;
 	siw_rq_complete(s->qp, &s->rx_wqe, status, bytes, inval_stag,
 			invalidated, solicited);
 }
 
 /* Every SGE of the receive work request must be locally writable */
-static int siw_rx_check_sgl(struct siw_stream *s, u32 *len)
+static int siw_srx_check_sgl(struct siw_stream *s, u32 *len)
 {
 	struct siw_qp_dev *qdev = s->qp->qdev;
 	struct siw_wqe *w = &s->rx_wqe;
@@ -68,7 +71,7 @@ static int siw_rx_check_sgl(struct siw_stream *s, u32 *len)
 	return 0;
 }
 
-static int siw_rx_recv_buf(void *ctx, const struct siw_ddp_hdr *h, u32 *len)
+static int siw_srx_recv_buf(void *ctx, const struct siw_ddp_hdr *h, u32 *len)
 {
 	struct siw_stream *s = ctx;
 	int rv;
@@ -84,18 +87,18 @@ static int siw_rx_recv_buf(void *ctx, const struct siw_ddp_hdr *h, u32 *len)
 		return rv;
 	s->rx_bound = true;
 	if (rv) {
-		siw_rx_unbind(s, IB_WC_LOC_QP_OP_ERR, 0, 0, false, false);
+		siw_srx_unbind(s, IB_WC_LOC_QP_OP_ERR, 0, 0, false, false);
 		return rv;
 	}
-	rv = siw_rx_check_sgl(s, len);
+	rv = siw_srx_check_sgl(s, len);
 	if (rv)
-		siw_rx_unbind(s, IB_WC_LOC_PROT_ERR, 0, 0, false, false);
+		siw_srx_unbind(s, IB_WC_LOC_PROT_ERR, 0, 0, false, false);
 	return rv;
 }
 
-static enum siw_ddp_err siw_rx_recv_place(void *ctx,
-					  const struct siw_ddp_hdr *h, u32 mo,
-					  const void *data, u32 len, u32 *crc)
+static enum siw_ddp_err siw_srx_recv_place(void *ctx,
+					   const struct siw_ddp_hdr *h, u32 mo,
+					   const void *data, u32 len, u32 *crc)
 {
 	struct siw_stream *s = ctx;
 	struct siw_wqe *w = &s->rx_wqe;
@@ -127,10 +130,10 @@ static enum siw_ddp_err siw_rx_recv_place(void *ctx,
 	return len ? SIW_DDP_ERR_DDP_U_TOO_LONG : SIW_DDP_OK;
 }
 
-static enum siw_ddp_err siw_rx_tagged_place(void *ctx,
-					    const struct siw_ddp_region *r,
-					    u64 to, const void *data, u32 len,
-					    u32 *crc)
+static enum siw_ddp_err siw_srx_tagged_place(void *ctx,
+					     const struct siw_ddp_region *r,
+					     u64 to, const void *data, u32 len,
+					     u32 *crc)
 {
 	struct siw_stream *s = ctx;
 
@@ -156,8 +159,8 @@ static enum siw_ddp_err siw_rx_tagged_place(void *ctx,
  * exactly the sink that request named, in order: nothing else of ours
  * may be written by a response.
  */
-static enum siw_ddp_err siw_rx_read_resp(void *ctx, const struct siw_ddp_hdr *h,
-					 u32 len)
+static enum siw_ddp_err siw_srx_read_resp(void *ctx, const struct siw_ddp_hdr *h,
+					  u32 len)
 {
 	struct siw_stream *s = ctx;
 	enum siw_ddp_err err = SIW_DDP_OK;
@@ -192,42 +195,42 @@ out:
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
-static void (*siw_rx_read_req_hook)(struct siw_stream *s);
+static void (*siw_srx_read_req_hook)(struct siw_stream *s);
 
 /**
- * siw_rx_read_req_hook_set() - set the KUnit hook at the Read Request
+ * siw_srx_read_req_hook_set() - set the KUnit hook at the Read Request
  * @hook: called as the receive path is about to queue a Read Request,
  *	under the socket's lock; NULL for none
  */
-void siw_rx_read_req_hook_set(void (*hook)(struct siw_stream *s))
+void siw_srx_read_req_hook_set(void (*hook)(struct siw_stream *s))
 {
-	WRITE_ONCE(siw_rx_read_req_hook, hook);
+	WRITE_ONCE(siw_srx_read_req_hook, hook);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_rx_read_req_hook_set);
+EXPORT_SYMBOL_IF_KUNIT(siw_srx_read_req_hook_set);
 
-static void siw_rx_read_req_test(struct siw_stream *s)
+static void siw_srx_read_req_test(struct siw_stream *s)
 {
-	void (*hook)(struct siw_stream *s) = READ_ONCE(siw_rx_read_req_hook);
+	void (*hook)(struct siw_stream *s) = READ_ONCE(siw_srx_read_req_hook);
 
 	if (hook)
 		hook(s);
 }
 #else
-static inline void siw_rx_read_req_test(struct siw_stream *s)
+static inline void siw_srx_read_req_test(struct siw_stream *s)
 {
 }
 #endif
 
-static enum siw_ddp_err siw_rx_read_req(void *ctx,
-					const struct siw_rdmap_rreq *rr,
-					const struct siw_ddp_region *src)
+static enum siw_ddp_err siw_srx_read_req(void *ctx,
+					 const struct siw_rdmap_rreq *rr,
+					 const struct siw_ddp_region *src)
 {
 	struct siw_stream *s = ctx;
 	struct siw_irq_entry *e;
 	unsigned long flags;
 	bool full;
 
-	siw_rx_read_req_test(s);
+	siw_srx_read_req_test(s);
 	if (s->rx_rtr_wait) {
 		if (rr->len)
 			return SIW_DDP_ERR_LLP_NO_RTR;
@@ -254,7 +257,7 @@ static enum siw_ddp_err siw_rx_read_req(void *ctx,
 	return full ? SIW_DDP_ERR_LLP_NO_IRD : SIW_DDP_OK;
 }
 
-static void siw_rx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
+static void siw_srx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
 {
 	struct siw_stream *s = ctx;
 	unsigned long flags;
@@ -274,8 +277,8 @@ static void siw_rx_terminate(void *ctx, const struct siw_rdmap_term_report *rep)
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
-static void siw_rx_send_done(struct siw_stream *s,
-			     const struct siw_engine_rx_msg *m)
+static void siw_srx_send_done(struct siw_stream *s,
+			      const struct siw_engine_rx_msg *m)
 {
 	const struct siw_rdmap_opinfo *op = siw_rdmap_opinfo(m->hdr->opcode);
 	bool invalidated = false;
@@ -292,11 +295,11 @@ static void siw_rx_send_done(struct siw_stream *s,
 	if (m->inval)
 		invalidated = !siw_mem_invalidate(s->qp->qdev->mem, s->qp->base.pd,
 						  m->hdr->inval_stag, true);
-	siw_rx_unbind(s, IB_WC_SUCCESS, m->len, m->hdr->inval_stag,
-		      invalidated, op->flags & SIW_RDMAP_F_SOLICITED);
+	siw_srx_unbind(s, IB_WC_SUCCESS, m->len, m->hdr->inval_stag,
+		       invalidated, op->flags & SIW_RDMAP_F_SOLICITED);
 }
 
-static void siw_rx_read_resp_done(struct siw_stream *s)
+static void siw_srx_read_resp_done(struct siw_stream *s)
 {
 	struct siw_orq_entry e;
 	unsigned long flags;
@@ -314,16 +317,16 @@ static void siw_rx_read_resp_done(struct siw_stream *s)
 		siw_stream_read_done(s, e.wqe_seq, true);
 }
 
-static void siw_rx_msg_done(void *ctx, const struct siw_engine_rx_msg *m)
+static void siw_srx_msg_done(void *ctx, const struct siw_engine_rx_msg *m)
 {
 	struct siw_stream *s = ctx;
 
 	switch (siw_rdmap_opinfo(m->hdr->opcode)->class) {
 	case SIW_RDMAP_CLASS_SEND:
-		siw_rx_send_done(s, m);
+		siw_srx_send_done(s, m);
 		break;
 	case SIW_RDMAP_CLASS_READ_RESP:
-		siw_rx_read_resp_done(s);
+		siw_srx_read_resp_done(s);
 		break;
 	case SIW_RDMAP_CLASS_WRITE:
 		if (s->rx_rtr_wait) {
@@ -336,25 +339,25 @@ static void siw_rx_msg_done(void *ctx, const struct siw_engine_rx_msg *m)
 	}
 }
 
-const struct siw_engine_rx_ops siw_rx_ops = {
-	.recv_buf = siw_rx_recv_buf,
-	.recv_place = siw_rx_recv_place,
-	.tagged_place = siw_rx_tagged_place,
-	.read_resp = siw_rx_read_resp,
-	.read_req = siw_rx_read_req,
-	.terminate = siw_rx_terminate,
-	.msg_done = siw_rx_msg_done,
+const struct siw_engine_rx_ops siw_srx_ops = {
+	.recv_buf = siw_srx_recv_buf,
+	.recv_place = siw_srx_recv_place,
+	.tagged_place = siw_srx_tagged_place,
+	.read_resp = siw_srx_read_resp,
+	.read_req = siw_srx_read_req,
+	.terminate = siw_srx_terminate,
+	.msg_done = siw_srx_msg_done,
 };
-EXPORT_SYMBOL_IF_KUNIT(siw_rx_ops);
+EXPORT_SYMBOL_IF_KUNIT(siw_srx_ops);
 
 /**
- * siw_rx_start() - set the receive engine up for a new stream
+ * siw_srx_start() - set the receive engine up for a new stream
  * @s: the stream, not yet hooked to its socket
  */
-void siw_rx_start(struct siw_stream *s)
+void siw_srx_start(struct siw_stream *s)
 {
 	struct siw_engine_rx_cfg cfg = {
-		.ops = &siw_rx_ops,
+		.ops = &siw_srx_ops,
 		.ctx = s,
 		.mem = { .ops = &siw_mem_ddp_ops, .ctx = s->qp->qdev->mem },
 		.pd = s->qp->base.pd,
@@ -366,10 +369,10 @@ void siw_rx_start(struct siw_stream *s)
 	siw_engine_rx_init(&s->rx, &cfg);
 	s->rx_rtr_wait = s->conn.p2p && !s->initiator;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_rx_start);
+EXPORT_SYMBOL_IF_KUNIT(siw_srx_start);
 
 /* Count the framing errors an administrator looks for */
-static void siw_rx_count_error(struct siw_stream *s)
+static void siw_srx_count_error(struct siw_stream *s)
 {
 	switch (siw_engine_rx_error(&s->rx)) {
 	case SIW_DDP_ERR_LLP_CRC:
@@ -384,12 +387,12 @@ static void siw_rx_count_error(struct siw_stream *s)
 }
 
 /* The receive engine stopped: why, and what follows */
-static void siw_rx_stopped(struct siw_stream *s)
+static void siw_srx_stopped(struct siw_stream *s)
 {
 	struct siw_rdmap_term_info ti;
 	bool term_due = siw_engine_rx_term_info(&s->rx, &ti);
 
-	siw_rx_count_error(s);
+	siw_srx_count_error(s);
 
 	if (s->rx_rtr_wait && term_due) {
 		/* not an RTR: the CM answers with Terminate code 7 */
@@ -405,10 +408,10 @@ static void siw_rx_stopped(struct siw_stream *s)
 	 */
 	if (s->rx_bound &&
 	    siw_engine_rx_error(&s->rx) == SIW_DDP_ERR_DDP_U_TOO_LONG)
-		siw_rx_unbind(s, IB_WC_LOC_LEN_ERR, 0, 0, false, false);
+		siw_srx_unbind(s, IB_WC_LOC_LEN_ERR, 0, 0, false, false);
 	/* a region revoked under the receive: it failed on its buffer */
 	if (s->rx_bound && s->rx_revoked)
-		siw_rx_unbind(s, IB_WC_LOC_PROT_ERR, 0, 0, false, false);
+		siw_srx_unbind(s, IB_WC_LOC_PROT_ERR, 0, 0, false, false);
 	if (term_due)
 		siw_stream_fail(s, ti.err, &ti);
 	else
@@ -417,7 +420,7 @@ static void siw_rx_stopped(struct siw_stream *s)
 }
 
 /* One skb's worth of the stream went through the engine */
-static void siw_rx_count(struct siw_stream *s, u32 fpdus, unsigned int used)
+static void siw_srx_count(struct siw_stream *s, u32 fpdus, unsigned int used)
 {
 	struct siw_stats __percpu *st = s->qp->qdev->stats;
 
@@ -426,8 +429,8 @@ static void siw_rx_count(struct siw_stream *s, u32 fpdus, unsigned int used)
 		siw_stats_add(st, SIW_STAT_RX_FPDUS, fpdus);
 }
 
-static int siw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
-			unsigned int off, size_t len)
+static int siw_srx_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			 unsigned int off, size_t len)
 {
 	struct siw_stream *s = desc->arg.data;
 	u32 fpdus = s->rx.fpdus;
@@ -437,31 +440,31 @@ static int siw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 	if (siw_stream_stopped(s) || siw_engine_rx_stopped(&s->rx))
 		return len;
 	used = siw_engine_rx_skb(&s->rx, skb, off, len);
-	siw_rx_count(s, s->rx.fpdus - fpdus, used);
+	siw_srx_count(s, s->rx.fpdus - fpdus, used);
 	if (siw_engine_rx_stopped(&s->rx)) {
-		siw_rx_stopped(s);
+		siw_srx_stopped(s);
 		return len;
 	}
 	return used;
 }
 
 /**
- * siw_rx_read_sock() - take everything the socket has queued
+ * siw_srx_read_sock() - take everything the socket has queued
  * @s: the stream
  *
  * Context: the socket's lock held (data-ready callback or lock_sock()).
  */
-void siw_rx_read_sock(struct siw_stream *s)
+void siw_srx_read_sock(struct siw_stream *s)
 {
 	read_descriptor_t desc = { .arg.data = s, .count = 1 };
 
 	siw_assert_sock_locked(s->sock->sk);
-	tcp_read_sock(s->sock->sk, &desc, siw_rx_actor);
+	tcp_read_sock(s->sock->sk, &desc, siw_srx_actor);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_rx_read_sock);
+EXPORT_SYMBOL_IF_KUNIT(siw_srx_read_sock);
 
 /**
- * siw_rx_release() - the stream stops: drop what receive holds
+ * siw_srx_release() - the stream stops: drop what receive holds
  * @s: the stream
  *
  * A receive work request bound to a Send in progress completes as
@@ -469,10 +472,10 @@ EXPORT_SYMBOL_IF_KUNIT(siw_rx_read_sock);
  *
  * Context: process; the socket's lock held.
  */
-void siw_rx_release(struct siw_stream *s)
+void siw_srx_release(struct siw_stream *s)
 {
 	siw_assert_sock_locked(s->sock->sk);
 	siw_engine_rx_close(&s->rx);
 	if (s->rx_bound)
-		siw_rx_unbind(s, IB_WC_WR_FLUSH_ERR, 0, 0, false, false);
+		siw_srx_unbind(s, IB_WC_WR_FLUSH_ERR, 0, 0, false, false);
 }
