@@ -375,5 +375,11 @@ void siw_srx_read_sock(struct siw_stream *s);
 unsigned int siw_srx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
 			      unsigned int here, u32 key);
 void siw_srx_release(struct siw_stream *s);
+int siw_srx_init(void);
+void siw_srx_exit(void);
+void siw_sk_data_ready(struct sock *sk);
+void siw_sk_state_change(struct sock *sk);
+void siw_srx_work(struct work_struct *w);
+void siw_srx_poll(struct siw_stream *s);
 
 #endif /* SIW_STREAM_H */
