@@ -2,8 +2,9 @@
 /*
  * A QP takes its connected stream from the CM and gives it back: the QP
  * side of siw_cm_qp.h, the socket callbacks hooked and unhooked (the
- * receive side's and the receive work are siw_stream_rx.c's), and the QP
- * hooks of siw_qp.h (kick, stop, close).
+ * callbacks themselves are siw_stream_rx.c's, with the receive work, and
+ * siw_stream_tx.c's, write space), and the QP hooks of siw_qp.h (kick,
+ * stop, close).
  *
  * A stream lives from siw_qp_cm_attach() to siw_qp_cm_detach(). While it
  * lives, @qp->stream points at it (under the QP's state_lock) and the
@@ -186,19 +187,6 @@ void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		siw_stream_kick(s);
 	else
 		siw_stream_closed(s, -EPROTO);
-}
-
-static void siw_sk_write_space(struct sock *sk)
-{
-	struct siw_stream *s;
-
-	read_lock_bh(&sk->sk_callback_lock);
-	s = sk->sk_user_data;
-	if (s && READ_ONCE(s->tx_blocked) && sk_stream_is_writeable(sk)) {
-		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		siw_stream_kick(s);
-	}
-	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 static void siw_stream_hook(struct siw_stream *s)

@@ -353,6 +353,7 @@ unsigned int siw_tx_stage_ring_swap(unsigned int n);
 struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
 #endif
 void siw_tx_direct(struct siw_stream *s);
+void siw_sk_write_space(struct sock *sk);
 void siw_tx_release(struct siw_stream *s);
 void siw_tx_flush_term(struct siw_stream *s);
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);

@@ -1119,6 +1119,20 @@ static bool siw_tx_block(struct siw_stream *s)
 	return sk_stream_is_writeable(s->sock->sk);
 }
 
+/* The socket's write-space callback: resume a run the full buffer ended */
+void siw_sk_write_space(struct sock *sk)
+{
+	struct siw_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s && READ_ONCE(s->tx_blocked) && sk_stream_is_writeable(sk)) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		siw_stream_kick(s);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
 /*
  * Take the socket's lock for a run of FPDUs, unless held already; *@held
  * counts the FPDUs pushed under this hold, plus one (0: not held)
