@@ -50,6 +50,7 @@
 #include "siw_dev/siw_dev.h"
 #include "siw_stats.h"
 #include "siw_qp/siw_stream.h"
+#include "siw_qp/siw_stream_tx.h"
 #include "siw_engine_test.h"
 
 #define ST_IOVA		0x80000ULL

@@ -347,11 +347,6 @@ void siw_stream_closed(struct siw_stream *s, int err);
 
 /* siw_stream_tx.c */
 void siw_tx_work(struct work_struct *w);
-#if IS_ENABLED(CONFIG_KUNIT)
-/* KUnit hooks; kernels without KUnit have none */
-unsigned int siw_tx_stage_ring_swap(unsigned int n);
-struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
-#endif
 void siw_tx_direct(struct siw_stream *s);
 void siw_sk_write_space(struct sock *sk);
 void siw_tx_release(struct siw_stream *s);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The transmit side's own interface among its files, over the transmit
+ * fields of struct siw_stream (siw_stream.h):
+ * - siw_stream_tx.c: the push loop: the TX work and a doorbell's run,
+ *   batches of FPDUs cut by the engine and pushed to TCP, the
+ *   teardown's last Terminate;
+ * - siw_stream_tx_stage.c: the stage ring, the stream's pages staged
+ *   FPDUs go to TCP in.
+ */
+#ifndef SIW_STREAM_TX_H
+#define SIW_STREAM_TX_H
+
+#include <net/tcp.h>
+
+#include "siw_stream.h"
+
+/*
+ * RFC 5044 section 5.1: a transmitter SHOULD size FPDUs to the EMSS (the
+ * MULPDU of section 4.5), so that each TCP segment starts with one and a
+ * receiver can place every segment as it comes
+ */
+/* The EMSS this stream's FPDUs are sized to now (siw_mpa_mulpdu()) */
+static inline u32 siw_tx_fpdu_room(const struct siw_stream *s)
+{
+	return READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
+}
+
+/* Room a staged FPDU may take */
+static inline u32 siw_tx_stage_need(const struct siw_stream *s)
+{
+	return siw_tx_fpdu_room(s);
+}
+
+/* siw_stream_tx_stage.c */
+#if IS_ENABLED(CONFIG_KUNIT)
+/* a KUnit hook; kernels without KUnit have none */
+unsigned int siw_tx_stage_ring_swap(unsigned int n);
+#endif
+struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
+void siw_tx_stage_put(struct siw_stream *s);
+
+#endif /* SIW_STREAM_TX_H */
