@@ -351,6 +351,8 @@ void siw_tx_direct(struct siw_stream *s);
 void siw_sk_write_space(struct sock *sk);
 void siw_tx_release(struct siw_stream *s);
 void siw_tx_flush_term(struct siw_stream *s);
+
+/* siw_stream_tx_done.c */
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
 
 /* siw_stream_zc.c */

@@ -6,7 +6,9 @@
  *   batches of FPDUs cut by the engine and pushed to TCP, the
  *   teardown's last Terminate;
  * - siw_stream_tx_stage.c: the stage ring, the stream's pages staged
- *   FPDUs go to TCP in.
+ *   FPDUs go to TCP in;
+ * - siw_stream_tx_done.c: retire and completion: how each send work
+ *   request ended, and its completion, in order.
  */
 #ifndef SIW_STREAM_TX_H
 #define SIW_STREAM_TX_H
@@ -39,5 +41,14 @@ unsigned int siw_tx_stage_ring_swap(unsigned int n);
 #endif
 struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
 void siw_tx_stage_put(struct siw_stream *s);
+
+/* siw_stream_tx.c */
+void siw_tx_put_msg(struct siw_stream *s);
+
+/* siw_stream_tx_done.c */
+void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status);
+bool siw_tx_retire(struct siw_stream *s);
+void siw_tx_term_sent(struct siw_stream *s);
+void siw_tx_msg_sent(struct siw_stream *s);
 
 #endif /* SIW_STREAM_TX_H */
