@@ -5,6 +5,8 @@
  * - siw_stream_tx.c: the push loop: the TX work and a doorbell's run,
  *   batches of FPDUs cut by the engine and pushed to TCP, the
  *   teardown's last Terminate;
+ * - siw_stream_tx_msg.c: message start: what to send next, its payload
+ *   checked and described, handed to the transmit engine;
  * - siw_stream_tx_stage.c: the stage ring, the stream's pages staged
  *   FPDUs go to TCP in;
  * - siw_stream_tx_done.c: retire and completion: how each send work
@@ -42,8 +44,11 @@ unsigned int siw_tx_stage_ring_swap(unsigned int n);
 struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
 void siw_tx_stage_put(struct siw_stream *s);
 
-/* siw_stream_tx.c */
+/* siw_stream_tx_msg.c */
 void siw_tx_put_msg(struct siw_stream *s);
+int siw_tx_start(struct siw_stream *s);
+int siw_tx_rresp_revoked(struct siw_stream *s);
+bool siw_tx_orq_full(struct siw_stream *s);
 
 /* siw_stream_tx_done.c */
 void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status);
