@@ -14,10 +14,10 @@
 #include "siw_stats.h"
 #include "siw_stream_tx.h"
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /* Stage allocations a stream keeps for reuse; a KUnit hook may lower it */
 static unsigned int siw_tx_stage_ring = SIW_TX_STAGE_RING;
 
-#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * siw_tx_stage_ring_swap() - set the stage allocations a stream keeps
  * @n: the new number, 1 to SIW_TX_STAGE_RING
@@ -31,6 +31,18 @@ unsigned int siw_tx_stage_ring_swap(unsigned int n)
 	return xchg(&siw_tx_stage_ring, n);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_ring_swap);
+
+/* The stage allocations a stream keeps now */
+static u32 siw_tx_stage_ring_n(void)
+{
+	return clamp_val(READ_ONCE(siw_tx_stage_ring), 1, SIW_TX_STAGE_RING);
+}
+#else
+/* The stage allocations a stream keeps: kernels without KUnit, no hook */
+static u32 siw_tx_stage_ring_n(void)
+{
+	return SIW_TX_STAGE_RING;
+}
 #endif
 
 /*
@@ -88,7 +100,7 @@ void siw_tx_stage_put(struct siw_stream *s)
 struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s)
 {
 	const gfp_t gfp = GFP_NOIO | __GFP_NOWARN;
-	u32 n = clamp_val(READ_ONCE(siw_tx_stage_ring), 1, SIW_TX_STAGE_RING);
+	u32 n = siw_tx_stage_ring_n();
 	unsigned int order = SIW_TX_STAGE_ORDER;
 	u32 need = siw_tx_stage_need(s);
 	struct page *pg;
