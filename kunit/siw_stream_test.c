@@ -309,6 +309,14 @@ static int st_init(struct kunit *test)
 	return rv;
 }
 
+/* Terminates the stream sent, of every layer (its device's counters) */
+static u64 st_terms_sent(struct st_fixture *f)
+{
+	return siw_stats_sum(f->sdev->stats, SIW_STAT_TERM_TX_RDMAP) +
+	       siw_stats_sum(f->sdev->stats, SIW_STAT_TERM_TX_DDP) +
+	       siw_stats_sum(f->sdev->stats, SIW_STAT_TERM_TX_LLP);
+}
+
 /* The consumer moves the QP to ERROR: the stream stops */
 static void st_stop(struct st_fixture *f)
 {
@@ -738,7 +746,7 @@ static void stream_term_on_stop(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, READ_ONCE(f->s->term_pending));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_TERMINATE);
 	st_stop(f);
-	KUNIT_EXPECT_TRUE(test, f->s->term_sent);
+	KUNIT_EXPECT_EQ(test, st_terms_sent(f), 1ULL);
 	p = st_peer_read(test, f);
 	KUNIT_ASSERT_EQ_MSG(test, p->nterm, 1U,
 			    "the peer received no Terminate");
@@ -865,7 +873,7 @@ static void stream_read_resp_checked_source(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, p->nrresp, 0U,
 			    "a Read Response came from a revoked source");
 	KUNIT_EXPECT_TRUE(test, eng_untouched(p->reg[0].mem, ST_RR_LEN));
-	KUNIT_EXPECT_TRUE(test, f->s->term_sent);
+	KUNIT_EXPECT_EQ(test, st_terms_sent(f), 1ULL);
 }
 
 /* Runs of the transmit work that found the stream stopped */

@@ -150,7 +150,6 @@ enum siw_tx_kind {
  *	more
  * @closed_told: the CM was told the stream ended
  * @term_pending: a Terminate is to be sent, then nothing more
- * @term_sent: it went out (or could not)
  * @rtr_pending: the initiator's RTR is to be sent first
  * @rtr: which one
  * @term_err: what the Terminate reports
@@ -249,7 +248,6 @@ struct siw_stream {
 	bool torn;
 	bool closed_told;
 	bool term_pending;
-	bool term_sent;
 	bool rtr_pending;
 	u8 rtr;
 	enum siw_ddp_err term_err;

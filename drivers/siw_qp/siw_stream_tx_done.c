@@ -117,7 +117,6 @@ void siw_tx_term_sent(struct siw_stream *s)
 	};
 	const struct siw_ddp_errinfo *e = siw_ddp_errinfo(s->tx_term_err);
 
-	s->term_sent = true;
 	if (e->layer < ARRAY_SIZE(stat))
 		siw_stats_add(s->qp->qdev->stats, stat[e->layer], 1);
 	trace_siw_term_tx(s->qp->base.qp_num, s->tx_term_err, e->layer,
