@@ -3,8 +3,9 @@
  * A QP's connected stream: the state that joins the protocol core of
  * siw_engine.h to a kernel TCP socket, the send queue and the receive
  * queue. siw_stream.c takes the socket from the CM and gives it back;
- * siw_stream_tx.c turns work requests, Read Responses and Terminates into
- * FPDUs on the socket; siw_stream_rx.c places what arrives and completes it.
+ * siw_stream_tx.c and the files of siw_stream_tx.h turn work requests,
+ * Read Responses and Terminates into FPDUs on the socket; siw_stream_rx.c
+ * places what arrives and completes it.
  *
  * Who runs where:
  * - transmit runs under @tx_mutex: in the QP's TX work item, or in the

@@ -5,9 +5,9 @@
  * to place payload, bind receive work requests, queue Read Requests and
  * complete messages.
  *
- * Everything here runs under the socket's lock (struct siw_stream), from
- * the data-ready callback in softirq or from process context; nothing
- * sleeps. Payload is copied into regions whose bounds the DDP layer
+ * The engine's callbacks run under the socket's lock (struct
+ * siw_stream), from the data-ready callback in softirq or from process
+ * context; they never sleep. Payload is copied into regions whose bounds the DDP layer
  * (tagged) or siw_mr_get_local() (receive buffers) checked when the
  * segment or the Send began; each copy checks again, under the region's
  * lock, that the region was not revoked since (siw_mr_place()), so a
