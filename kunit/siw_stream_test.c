@@ -98,7 +98,7 @@
  * @ours: the stream's socket
  * @peer: the peer's end
  * @lo_mtu: loopback's MTU before the test changed it, or 0
- * @ring_set: the test set the stage ring's size (siw_tx_stage_ring_swap())
+ * @ring_set: the test set the stage ring's size (siw_stx_stage_ring_swap())
  * @ring_was: the size before that, put back at the end
  * @held: stage pages the test holds a reference on, as TCP would
  * @zc_mr: the zero-copy case's region of @zc_pg, or NULL
@@ -409,7 +409,7 @@ static void st_exit(struct kunit *test)
 		kvfree(f->s->seg_page);
 	}
 	if (f->ring_set)
-		siw_tx_stage_ring_swap(f->ring_was);
+		siw_stx_stage_ring_swap(f->ring_was);
 	for (i = 0; i < ARRAY_SIZE(f->held); i++)
 		if (f->held[i])
 			put_page(f->held[i]);
@@ -851,7 +851,7 @@ static void stream_read_resp_checked_source(struct kunit *test)
 	 * is not to tell one (in the other cases, no stream ends so)
 	 */
 	f->s->closed_told = true;
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 	schedule_work(&f->s->tx_work);
 	st_peer_read_into(test, f, p, true);
 	flush_work(&f->s->tx_work);
@@ -1139,7 +1139,7 @@ static void st_lower_mtu(struct kunit *test, struct st_fixture *f, int mtu)
 	struct net_device *lo = init_net.loopback_dev;
 	int rv;
 
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 	rtnl_lock();
 	f->lo_mtu = lo->mtu;
 	rv = dev_set_mtu(lo, mtu);
@@ -1331,7 +1331,7 @@ static struct page *st_stage_next(struct kunit *test, struct st_fixture *f)
 	struct siw_engine_stage *sg;
 
 	f->s->stage.used = f->s->stage.size;
-	sg = siw_tx_stage_start(f->s);
+	sg = siw_stx_stage_start(f->s);
 	KUNIT_EXPECT_NOT_NULL(test, sg);
 	if (!sg)
 		return NULL;
@@ -1356,7 +1356,7 @@ static void stream_tx_stage_ring(struct kunit *test)
 	struct page *a, *b, *c;
 	u64 allocs;
 
-	f->ring_was = siw_tx_stage_ring_swap(2);
+	f->ring_was = siw_stx_stage_ring_swap(2);
 	f->ring_set = true;
 	/* CRCs on: the Sends are staged, at an MSS the stage takes */
 	st_lower_mtu(test, f, ST_LOW_MTU);
@@ -1659,7 +1659,7 @@ static void stream_region_pages(struct kunit *test)
 	f->mr->base.length = len;
 	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
 					      ST_ACCESS), 0);
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 
 	switch (c->dir) {
 	case ST_SEND: {
@@ -1776,7 +1776,7 @@ static void stream_send_sized_after_check(struct kunit *test)
 	u32 seg_max = f->s->seg_max;
 	struct ib_wc wc;
 
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 	/* no CM endpoint to tell when the stream ends on the error */
 	f->s->closed_told = true;
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
@@ -1835,7 +1835,7 @@ static void stream_read_resp_empty(struct kunit *test)
 
 	st_post_read(test, f, c->len);
 	flush_work(&f->s->tx_work);
-	siw_tx_work(&f->s->tx_work);
+	siw_stx_work(&f->s->tx_work);
 	st_peer_rreq(test, f, &rr);
 	KUNIT_ASSERT_EQ(test, rr.len, c->len);
 
@@ -1869,7 +1869,7 @@ static void stream_read_resp_empty(struct kunit *test)
 			       "the response stopped the stream");
 	/* the transmit work retires the READ the response completed */
 	flush_work(&f->s->tx_work);
-	siw_tx_work(&f->s->tx_work);
+	siw_stx_work(&f->s->tx_work);
 	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
 			    "the READ did not complete");
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
@@ -1906,7 +1906,7 @@ static void stream_work_shares_segments(struct kunit *test)
 		st_post_send(test, f, 64);
 	flush_work(&f->s->tx_work);
 	segs = READ_ONCE(tp->data_segs_out);
-	siw_tx_work(&f->s->tx_work);
+	siw_stx_work(&f->s->tx_work);
 	st_expect_all_sent(test, f);
 	segs = READ_ONCE(tp->data_segs_out) - segs;
 	kunit_info(test, "three Sends left in %u segments", segs);
@@ -1954,7 +1954,7 @@ static void stream_work_pushes_held_segment(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
 	flush_work(&f->s->tx_work);
 	segs = READ_ONCE(tp->data_segs_out);
-	siw_tx_work(&f->s->tx_work);
+	siw_stx_work(&f->s->tx_work);
 	/* the READ went, the Send waits for its response */
 	KUNIT_EXPECT_EQ(test, f->s->sq_next, 1U);
 	segs = READ_ONCE(tp->data_segs_out) - segs;
@@ -2043,7 +2043,7 @@ static void st_expect_wc(struct kunit *test, struct st_fixture *f, u32 i,
 
 /*
  * siw_sq_complete() retires many work requests at once (what
- * siw_tx_retire() hands it): each with its own status and length, in
+ * siw_stx_retire() hands it): each with its own status and length, in
  * order, only the signalled and the failed ones on the CQ, every entry
  * handed back; it stops at an entry not posted, and in ERROR it leaves
  * the ring to the flush.
@@ -2184,7 +2184,7 @@ static void stream_zc_completion_frees_buffer(struct kunit *test)
 	KUNIT_ASSERT_GE(test, READ_ONCE(tcp_sk(f->ours->sk)->mss_cache),
 			(u32)PAGE_SIZE);
 	sge.lkey = st_zc_region(test, f);
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
 
 	KUNIT_ASSERT_EQ_MSG(test, st_zc_wait_wc(f, &wc), 1,

@@ -24,7 +24,7 @@
 #include "siw_fault.h"
 #include "siw_trace.h"
 
-static struct workqueue_struct *siw_tx_wq;
+static struct workqueue_struct *siw_stx_wq;
 
 /**
  * siw_stream_init() - module load: the transmit and receive workqueues
@@ -37,12 +37,12 @@ static struct workqueue_struct *siw_tx_wq;
 int siw_stream_init(void)
 {
 	/* NFS and iSER send from memory reclaim: the queue must make progress */
-	siw_tx_wq = alloc_workqueue("siw_tx",
-				    WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_PERCPU, 0);
-	if (!siw_tx_wq)
+	siw_stx_wq = alloc_workqueue("siw_tx",
+				     WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_PERCPU, 0);
+	if (!siw_stx_wq)
 		return -ENOMEM;
 	if (siw_srx_init()) {
-		destroy_workqueue(siw_tx_wq);
+		destroy_workqueue(siw_stx_wq);
 		return -ENOMEM;
 	}
 	return 0;
@@ -55,7 +55,7 @@ void siw_stream_exit(void)
 {
 	siw_zc_exit();
 	siw_srx_exit();
-	destroy_workqueue(siw_tx_wq);
+	destroy_workqueue(siw_stx_wq);
 }
 
 /**
@@ -71,7 +71,7 @@ void siw_stream_exit(void)
 void siw_stream_kick(struct siw_stream *s)
 {
 	if (!READ_ONCE(s->torn))
-		queue_work(siw_tx_wq, &s->tx_work);
+		queue_work(siw_stx_wq, &s->tx_work);
 }
 
 /**
@@ -88,7 +88,7 @@ void siw_stream_kick_locked(struct siw_stream *s)
 {
 	lockdep_assert_held(&s->lock);
 	if (!s->torn)
-		queue_work(siw_tx_wq, &s->tx_work);
+		queue_work(siw_stx_wq, &s->tx_work);
 }
 
 /**
@@ -225,7 +225,7 @@ static void siw_stream_free(struct siw_stream *s)
 	kfree(s->orq);
 	kfree(s->irq);
 	kfree(s->sq_rec);
-	/* a doorbell may still be inside mutex_unlock(): see siw_tx_direct() */
+	/* a doorbell may still be inside mutex_unlock(): see siw_stx_direct() */
 	kfree_rcu(s, rcu);
 }
 
@@ -255,7 +255,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	s->qp = qp;
 	spin_lock_init(&s->lock);
 	mutex_init(&s->tx_mutex);
-	INIT_WORK(&s->tx_work, siw_tx_work);
+	INIT_WORK(&s->tx_work, siw_stx_work);
 	INIT_WORK(&s->rx_work, siw_srx_work);
 	return s;
 }
@@ -275,7 +275,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
  *    again); the socket's lock waits for a reader still inside an skb
  *    (the data-ready callback or the receive work), and every later read
  *    sees @stopped and discards. What receive holds is dropped.
- * 3. Transmit: a doorbell's siw_tx_direct(), the work;
+ * 3. Transmit: a doorbell's siw_stx_direct(), the work;
  *    the Terminate still due goes out; what transmit holds, the inbound
  *    Read Requests and their regions included, is dropped.
  *
@@ -303,7 +303,7 @@ static void siw_stream_stop(struct siw_stream *s, bool unhooked)
 	 */
 	siw_zc_hub_detach(s);
 	/*
-	 * A doorbell's siw_tx_direct() may still run and queue the work:
+	 * A doorbell's siw_stx_direct() may still run and queue the work:
 	 * wait for it first. One that starts later sees @stopped.
 	 */
 	mutex_lock(&s->tx_mutex);
@@ -311,8 +311,8 @@ static void siw_stream_stop(struct siw_stream *s, bool unhooked)
 	cancel_work_sync(&s->tx_work);
 	mutex_lock(&s->tx_mutex);
 	/* a Terminate a local error queued still goes before the close */
-	siw_tx_flush_term(s);
-	siw_tx_release(s);
+	siw_stx_flush_term(s);
+	siw_stx_release(s);
 	mutex_unlock(&s->tx_mutex);
 }
 
@@ -471,7 +471,7 @@ void siw_qp_sq_send(struct siw_qp *qp)
 	s = qp->stream;
 	/*
 	 * Taken under state_lock, the mutex keeps the stream alive until
-	 * siw_tx_direct() lets go: detach waits for it
+	 * siw_stx_direct() lets go: detach waits for it
 	 */
 	if (s && !mutex_trylock(&s->tx_mutex)) {
 		siw_stream_kick(s);
@@ -479,7 +479,7 @@ void siw_qp_sq_send(struct siw_qp *qp)
 	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (s)
-		siw_tx_direct(s);
+		siw_stx_direct(s);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_qp_sq_send);
 

@@ -63,7 +63,7 @@ struct siw_zc_hub;
 
 /*
  * Order of the pages FPDUs are staged in, and how many such allocations
- * a stream may keep for reuse (siw_tx_stage_start())
+ * a stream may keep for reuse (siw_stx_stage_start())
  */
 #define SIW_TX_STAGE_ORDER	4
 #define SIW_TX_STAGE_RING	8
@@ -142,7 +142,7 @@ enum siw_tx_kind {
  * @rx_deferred: the receive work owns reception: the data-ready callback
  *	leaves the socket to it
  * @tx_mutex: held by whoever transmits (see the file comment)
- * @rcu: the stream is freed after a grace period (siw_tx_direct())
+ * @rcu: the stream is freed after a grace period (siw_stx_direct())
  * @lock: see the file comment
  * @stopped: no new message starts; set once the QP left RTR/RTS or the
  *	stream failed (the Terminate of a failure is still sent)
@@ -183,7 +183,7 @@ enum siw_tx_kind {
  * @tx_blocked: the socket's send buffer was full; write space resumes
  * @tx_more: the message whose last FPDU is being pushed has a short one
  *	behind it in this run that fits its segment: TCP holds the part
- *	segment for it (MSG_MORE; siw_tx_pack_fits())
+ *	segment for it (MSG_MORE; siw_stx_pack_fits())
  * @tx_corked: the last push was such a one: push before the run ends
  * @tx_pack_octets: octets pushed with MSG_MORE since the last push
  *	without
@@ -202,7 +202,7 @@ enum siw_tx_kind {
  * @seg_max: entries at @seg
  * @seg_page: the pages of @seg the stream holds a reference on
  * @seg_refs: entries at @seg_page
- * @tx_nfpdu: FPDUs in @txd (siw_tx_run() cuts a batch of them)
+ * @tx_nfpdu: FPDUs in @txd (siw_stx_run() cuts a batch of them)
  * @tx_cut_err: a batch ended on this error of the engine: the message
  *	fails once the FPDUs cut before it are sent
  * @tx_frame_used: octets used at @tx_frame
@@ -345,11 +345,11 @@ void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 void siw_stream_closed(struct siw_stream *s, int err);
 
 /* siw_stream_tx.c */
-void siw_tx_work(struct work_struct *w);
-void siw_tx_direct(struct siw_stream *s);
+void siw_stx_work(struct work_struct *w);
+void siw_stx_direct(struct siw_stream *s);
 void siw_sk_write_space(struct sock *sk);
-void siw_tx_release(struct siw_stream *s);
-void siw_tx_flush_term(struct siw_stream *s);
+void siw_stx_release(struct siw_stream *s);
+void siw_stx_flush_term(struct siw_stream *s);
 
 /* siw_stream_tx_done.c */
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);

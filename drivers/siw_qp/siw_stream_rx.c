@@ -18,8 +18,9 @@
  * (module parameter rx_poll_us): it reads the socket with lock_sock() on
  * another CPU and busy-polls between reads (siw_srx_work()).
  *
- * The stream's receive functions are siw_srx_*; siw_rx_* are the
- * receive engine's own (siw_fpdu_rx.c), whose callbacks these are.
+ * The stream's receive functions are siw_srx_* (its transmit functions
+ * siw_stx_*); siw_rx_* are the receive engine's own (siw_fpdu_rx.c),
+ * whose callbacks these are.
  */
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>

@@ -27,7 +27,7 @@
  * stream's own buffer) are copied, and complete once on the socket.
  * With CRCs on, such FPDUs are staged instead: the engine copies each
  * whole into the stream's own pages, summing the payload as it copies,
- * and TCP takes those pages by reference (siw_tx_stage_start()).
+ * and TCP takes those pages by reference (siw_stx_stage_start()).
  *
  * This file is the push loop; message start, the stage ring, and retire
  * and completion have files of their own (siw_stream_tx.h).
@@ -61,7 +61,7 @@
 #define SIW_TX_PACK_FRAMING	64
 
 /* Octets of @w's message, or U32_MAX if it is not a Send or a Write */
-static u32 siw_tx_msg_len(const struct siw_wqe *w)
+static u32 siw_stx_msg_len(const struct siw_wqe *w)
 {
 	u32 len = 0;
 	int i;
@@ -88,10 +88,10 @@ static u32 siw_tx_msg_len(const struct siw_wqe *w)
  * or Write, already posted, and both fit in what is left of the
  * segment, so that every FPDU lies whole in one segment (RFC 5044
  * section 8). A message that does not fit starts a segment of its own;
- * a run that ends with a message held back pushes it (siw_tx_uncork()).
+ * a run that ends with a message held back pushes it (siw_stx_uncork()).
  * The socket is held.
  */
-static bool siw_tx_pack_fits(struct siw_stream *s)
+static bool siw_stx_pack_fits(struct siw_stream *s)
 {
 	struct siw_wqe *next = &s->wqe_next;
 	u32 len, mss;
@@ -99,7 +99,7 @@ static bool siw_tx_pack_fits(struct siw_stream *s)
 	if (READ_ONCE(s->irq_get) != READ_ONCE(s->irq_put) ||
 	    siw_sq_peek(s->qp, s->sq_next - s->sq_head, next))
 		return false;
-	len = siw_tx_msg_len(next);
+	len = siw_stx_msg_len(next);
 	if (len > SIW_TX_PACK_MAX)
 		return false;
 	mss = READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
@@ -109,20 +109,20 @@ static bool siw_tx_pack_fits(struct siw_stream *s)
 }
 
 /**
- * siw_tx_release() - the stream stops: drop what transmit holds
+ * siw_stx_release() - the stream stops: drop what transmit holds
  * @s: the stream; its TX work is idle and will not run again
  *
  * Work requests in progress stay on the send queue, for the flush.
  *
  * Context: process.
  */
-void siw_tx_release(struct siw_stream *s)
+void siw_stx_release(struct siw_stream *s)
 {
 	unsigned long flags;
 	struct siw_mr *mr;
 
-	siw_tx_put_msg(s);
-	siw_tx_stage_put(s);
+	siw_stx_put_msg(s);
+	siw_stx_stage_put(s);
 	s->tx_kind = SIW_TX_IDLE;
 	s->tx_fpdu = false;
 	s->tx_cut_err = 0;
@@ -135,8 +135,8 @@ void siw_tx_release(struct siw_stream *s)
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
-static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
-			struct bio_vec *bv)
+static void siw_stx_bvec(const struct siw_engine_seg *p, u32 skip,
+			 struct bio_vec *bv)
 {
 	const u8 *a;
 
@@ -152,9 +152,9 @@ static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
 	bv->bv_len = p->len - skip;
 }
 
-/* One call of siw_tx_push() handed TCP these octets */
-static void siw_tx_count_octets(struct siw_stream *s, u32 zc, u32 copied,
-				u32 staged)
+/* One call of siw_stx_push() handed TCP these octets */
+static void siw_stx_count_octets(struct siw_stream *s, u32 zc, u32 copied,
+				 u32 staged)
 {
 	struct siw_stats __percpu *st = s->qp->qdev->stats;
 
@@ -171,8 +171,8 @@ static void siw_tx_count_octets(struct siw_stream *s, u32 zc, u32 copied,
  * A staged piece from @skip on as page vectors at @bv[*n], one per page
  * it touches, a vector extended where the octets go on in its page
  */
-static u32 siw_tx_stage_bvecs(const struct siw_engine_seg *p, u32 skip,
-			      struct bio_vec *bv, unsigned int *n)
+static u32 siw_stx_stage_bvecs(const struct siw_engine_seg *p, u32 skip,
+			       struct bio_vec *bv, unsigned int *n)
 {
 	const u8 *a = (const u8 *)p->addr + skip;
 	u32 left = p->len - skip, c;
@@ -194,7 +194,7 @@ static u32 siw_tx_stage_bvecs(const struct siw_engine_seg *p, u32 skip,
 }
 
 /* Page vectors a staged piece may need */
-static unsigned int siw_tx_stage_nbv(const struct siw_engine_seg *p)
+static unsigned int siw_stx_stage_nbv(const struct siw_engine_seg *p)
 {
 	return (p->len >> PAGE_SHIFT) + 2;
 }
@@ -205,8 +205,8 @@ static unsigned int siw_tx_stage_nbv(const struct siw_engine_seg *p)
  * and TCP copies instead where the route cannot gather. Returns the
  * octets queued, or -errno if none.
  */
-static int siw_tx_sendmsg_zc(struct siw_stream *s, struct bio_vec *bv,
-			     unsigned int n, u32 len, int flags)
+static int siw_stx_sendmsg_zc(struct siw_stream *s, struct bio_vec *bv,
+			      unsigned int n, u32 len, int flags)
 {
 	struct msghdr msg = {
 		.msg_flags = flags | MSG_ZEROCOPY,
@@ -218,8 +218,8 @@ static int siw_tx_sendmsg_zc(struct siw_stream *s, struct bio_vec *bv,
 }
 
 /* May this piece go to TCP by reference? */
-static bool siw_tx_piece_zc(const struct siw_stream *s,
-			    const struct siw_engine_seg *p)
+static bool siw_stx_piece_zc(const struct siw_stream *s,
+			     const struct siw_engine_seg *p)
 {
 	return s->tx_ubuf && p->kind == SIW_ENGINE_SEG_PAGE &&
 	       sendpage_ok(p->page);
@@ -231,7 +231,7 @@ static bool siw_tx_piece_zc(const struct siw_stream *s,
  * a time. Returns 0 once all of it went, -EAGAIN if the send buffer
  * filled, or another -errno.
  */
-static int siw_tx_push(struct siw_stream *s)
+static int siw_stx_push(struct siw_stream *s)
 {
 	const int base = MSG_DONTWAIT | MSG_NOSIGNAL;
 	struct bio_vec *bv = s->tx_bv;
@@ -256,12 +256,12 @@ static int siw_tx_push(struct siw_stream *s)
 			n = 0;
 			total = 0;
 			do {
-				total += siw_tx_stage_bvecs(&d->piece[i++], skip,
+				total += siw_stx_stage_bvecs(&d->piece[i++], skip,
 							    bv, &n);
 				skip = 0;
 			} while (i < d->n &&
 				 d->piece[i].kind == SIW_ENGINE_SEG_STAGED &&
-				 n + siw_tx_stage_nbv(&d->piece[i]) <=
+				 n + siw_stx_stage_nbv(&d->piece[i]) <=
 				 ARRAY_SIZE(s->tx_bv));
 			more = (i < d->n || !d->last || s->tx_more) ?
 			       MSG_MORE : 0;
@@ -275,18 +275,18 @@ static int siw_tx_push(struct siw_stream *s)
 				break;
 			continue;
 		}
-		if (siw_tx_piece_zc(s, p)) {
+		if (siw_stx_piece_zc(s, p)) {
 			/* a run of pages by reference, with the notification */
 			n = 0;
 			total = 0;
-			while (i < d->n && siw_tx_piece_zc(s, &d->piece[i])) {
-				siw_tx_bvec(&d->piece[i++], skip, &bv[n]);
+			while (i < d->n && siw_stx_piece_zc(s, &d->piece[i])) {
+				siw_stx_bvec(&d->piece[i++], skip, &bv[n]);
 				total += bv[n++].bv_len;
 				skip = 0;
 			}
 			more = (i < d->n || !d->last || s->tx_more) ?
 			       MSG_MORE : 0;
-			rv = siw_tx_sendmsg_zc(s, bv, n, total, base | more);
+			rv = siw_stx_sendmsg_zc(s, bv, n, total, base | more);
 			if (rv > 0) {
 				s->tx_off += rv;
 				zc += rv;
@@ -298,9 +298,9 @@ static int siw_tx_push(struct siw_stream *s)
 		/* a run of pieces to copy */
 		n = 0;
 		total = 0;
-		while (i < d->n && !siw_tx_piece_zc(s, &d->piece[i]) &&
+		while (i < d->n && !siw_stx_piece_zc(s, &d->piece[i]) &&
 		       d->piece[i].kind != SIW_ENGINE_SEG_STAGED) {
-			siw_tx_bvec(&d->piece[i++], skip, &bv[n]);
+			siw_stx_bvec(&d->piece[i++], skip, &bv[n]);
 			total += bv[n++].bv_len;
 			skip = 0;
 		}
@@ -316,7 +316,7 @@ static int siw_tx_push(struct siw_stream *s)
 		if (rv < 0 || rv < total)
 			break;
 	}
-	siw_tx_count_octets(s, zc, copied, staged);
+	siw_stx_count_octets(s, zc, copied, staged);
 	if (rv < 0 && rv != -EAGAIN)
 		return rv;
 	if (s->tx_off < d->wire_len)
@@ -329,7 +329,7 @@ static int siw_tx_push(struct siw_stream *s)
  * The send buffer is full: the write-space callback resumes once there
  * is room. Returns true if there is room already.
  */
-static bool siw_tx_block(struct siw_stream *s)
+static bool siw_stx_block(struct siw_stream *s)
 {
 	WRITE_ONCE(s->tx_blocked, true);
 	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_STALLS, 1);
@@ -356,7 +356,7 @@ void siw_sk_write_space(struct sock *sk)
  * Take the socket's lock for a run of FPDUs, unless held already; *@held
  * counts the FPDUs pushed under this hold, plus one (0: not held)
  */
-static void siw_tx_sk_hold(struct siw_stream *s, unsigned int *held)
+static void siw_stx_sk_hold(struct siw_stream *s, unsigned int *held)
 {
 	if (*held)
 		return;
@@ -365,7 +365,7 @@ static void siw_tx_sk_hold(struct siw_stream *s, unsigned int *held)
 }
 
 /* Let go of the socket: TCP processes what arrived meanwhile */
-static void siw_tx_sk_drop(struct siw_stream *s, unsigned int *held)
+static void siw_stx_sk_drop(struct siw_stream *s, unsigned int *held)
 {
 	if (*held)
 		release_sock(s->sock->sk);
@@ -373,7 +373,7 @@ static void siw_tx_sk_drop(struct siw_stream *s, unsigned int *held)
 }
 
 /* The FPDU is cut from a Read Response's source: is it still granted? */
-static bool siw_tx_rresp_usable(const struct siw_stream *s)
+static bool siw_stx_rresp_usable(const struct siw_stream *s)
 {
 	return s->tx_kind != SIW_TX_RRESP || !s->rresp.mr ||
 	       siw_mr_usable(s->rresp.mr, s->rresp.gen);
@@ -384,9 +384,9 @@ static bool siw_tx_rresp_usable(const struct siw_stream *s)
  * lower path MTU from ICMP changes mss_cache at once, a device's new MTU
  * at TCP's next send, so the FPDU after that one follows it
  */
-static void siw_tx_follow_mss(struct siw_stream *s)
+static void siw_stx_follow_mss(struct siw_stream *s)
 {
-	siw_engine_tx_set_emss(&s->tx, siw_tx_fpdu_room(s));
+	siw_engine_tx_set_emss(&s->tx, siw_stx_fpdu_room(s));
 }
 
 /*
@@ -394,7 +394,7 @@ static void siw_tx_follow_mss(struct siw_stream *s)
  * octets of the last one it cut (pieces from @first on): copy them to
  * the batch's own buffer. Returns false if they do not fit.
  */
-static bool siw_tx_keep_frame(struct siw_stream *s, unsigned int first)
+static bool siw_stx_keep_frame(struct siw_stream *s, unsigned int first)
 {
 	struct siw_engine_txd *d = &s->txd;
 	struct siw_engine_seg *p;
@@ -424,7 +424,7 @@ static bool siw_tx_keep_frame(struct siw_stream *s, unsigned int first)
  * source revoked (the next FPDU fails on it), or when it is full; an
  * error of the engine is kept for after the batch went out.
  */
-static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
+static bool siw_stx_cut_more(struct siw_stream *s, unsigned int *first)
 {
 	struct siw_engine_txd *d = &s->txd;
 	struct siw_engine_txd more = {
@@ -435,13 +435,13 @@ static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
 	int rv;
 
 	if (d->last || d->n + SIW_ENGINE_TX_PIECES > ARRAY_SIZE(s->piece) ||
-	    READ_ONCE(s->term_pending) || !siw_tx_rresp_usable(s) ||
-	    !siw_tx_keep_frame(s, *first))
+	    READ_ONCE(s->term_pending) || !siw_stx_rresp_usable(s) ||
+	    !siw_stx_keep_frame(s, *first))
 		return false;
 	/* the stage is full: the next batch takes the next stage */
-	if (d->stage && d->stage->size - d->stage->used < siw_tx_stage_need(s))
+	if (d->stage && d->stage->size - d->stage->used < siw_stx_stage_need(s))
 		return false;
-	siw_tx_follow_mss(s);
+	siw_stx_follow_mss(s);
 	rv = siw_engine_tx_next(&s->tx, &more);
 	if (rv <= 0) {
 		s->tx_cut_err = rv ? rv : -EPROTO;
@@ -459,10 +459,10 @@ static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
 /*
  * Cut the next FPDUs of the message in progress, up to @batch of them,
  * or start a message; a message starts with the socket let go (*@held,
- * see siw_tx_sk_hold())
+ * see siw_stx_sk_hold())
  */
-static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held,
-			    unsigned int batch)
+static int siw_stx_next_fpdu(struct siw_stream *s, unsigned int *held,
+			     unsigned int batch)
 {
 	unsigned int first = 0;
 	int rv = s->tx_cut_err;
@@ -474,20 +474,20 @@ static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held,
 	}
 	if (!siw_engine_tx_busy(&s->tx) ||
 	    (READ_ONCE(s->term_pending) && s->tx_kind != SIW_TX_TERM)) {
-		siw_tx_sk_drop(s, held);
-		rv = siw_tx_start(s);
+		siw_stx_sk_drop(s, held);
+		rv = siw_stx_start(s);
 		if (rv <= 0)
 			return rv;
 		if (!siw_engine_tx_busy(&s->tx))
 			return 1;	/* a local operation: nothing to send */
 	}
 	/* each FPDU of a Read Response finds its source still granted */
-	if (!siw_tx_rresp_usable(s))
-		return siw_tx_rresp_revoked(s);
-	siw_tx_follow_mss(s);
+	if (!siw_stx_rresp_usable(s))
+		return siw_stx_rresp_revoked(s);
+	siw_stx_follow_mss(s);
 	s->txd.piece = s->piece;
 	s->txd.max = SIW_ENGINE_TX_PIECES;
-	s->txd.stage = siw_tx_stage_start(s);
+	s->txd.stage = siw_stx_stage_start(s);
 	rv = siw_engine_tx_next(&s->tx, &s->txd);
 	if (rv <= 0)
 		return rv ? rv : -EPROTO;
@@ -495,15 +495,15 @@ static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held,
 	s->tx_fpdu = true;
 	s->tx_nfpdu = 1;
 	s->tx_frame_used = 0;
-	while (s->tx_nfpdu < batch && siw_tx_cut_more(s, &first))
+	while (s->tx_nfpdu < batch && siw_stx_cut_more(s, &first))
 		;
 	return 1;
 }
 
 /* A local error on a work request: it completed in error, stop the QP */
-static void siw_tx_local_error(struct siw_stream *s, int rv)
+static void siw_stx_local_error(struct siw_stream *s, int rv)
 {
-	siw_tx_retire(s);
+	siw_stx_retire(s);
 	if (rv == -EAGAIN || rv == -EPIPE || rv == -ECONNRESET) {
 		siw_stream_closed(s, rv);
 		return;
@@ -518,7 +518,7 @@ static void siw_tx_local_error(struct siw_stream *s, int rv)
  * processes the acknowledgments that queued up meanwhile (they free
  * send buffer space and release pages sent by reference).
  */
-static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
+static void siw_stx_sk_next(struct siw_stream *s, unsigned int *held)
 {
 	*held += s->tx_nfpdu;
 	if (*held > SIW_TX_HOLD_FPDUS) {
@@ -532,7 +532,7 @@ static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
  * in the run: have TCP send the part segment it holds. The socket is
  * not held.
  */
-static void siw_tx_uncork(struct siw_stream *s)
+static void siw_stx_uncork(struct siw_stream *s)
 {
 	s->tx_corked = false;
 	tcp_sock_set_cork(s->sock->sk, false);
@@ -543,11 +543,11 @@ static void siw_tx_uncork(struct siw_stream *s)
  * pushed), cutting up to @batch FPDUs at a time, @tx_mutex held; stop
  * after the first whole message if @one_msg; queue the work for what is
  * left. A short message the run finds posted behind the one it pushes
- * shares that one's last segment where both fit (siw_tx_pack_fits()):
+ * shares that one's last segment where both fit (siw_stx_pack_fits()):
  * TCP gets the first with MSG_MORE, no timer holds anything.
  */
-static void siw_tx_run_steps(struct siw_stream *s, int budget,
-			     unsigned int batch, bool one_msg)
+static void siw_stx_run_steps(struct siw_stream *s, int budget,
+			      unsigned int batch, bool one_msg)
 {
 	unsigned int held = 0;
 	int rv = 0;
@@ -559,21 +559,21 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 		    s->tx_kind != SIW_TX_TERM)
 			break;
 		if (s->tx_fpdu) {
-			siw_tx_sk_hold(s, &held);
+			siw_stx_sk_hold(s, &held);
 			s->tx_more = !one_msg && budget && s->txd.last &&
-				     siw_tx_pack_fits(s);
+				     siw_stx_pack_fits(s);
 			s->tx_pack_octets = s->tx_more ? s->tx_pack_octets +
 					    s->txd.wire_len - s->tx_off : 0;
-			rv = siw_tx_push(s);
+			rv = siw_stx_push(s);
 			s->tx_corked = s->tx_more && !rv;
 			s->tx_more = false;
 			if (rv)
-				siw_tx_sk_drop(s, &held);
+				siw_stx_sk_drop(s, &held);
 			if (rv == -EAGAIN) {
-				if (siw_tx_retire(s))
+				if (siw_stx_retire(s))
 					siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC,
 							NULL);
-				if (siw_tx_block(s))
+				if (siw_stx_block(s))
 					siw_stream_kick(s);
 				return;
 			}
@@ -591,20 +591,20 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 				 */
 				if (s->tx_kind == SIW_TX_RRESP)
 					siw_engine_rx_ird_put(&s->rx);
-				siw_tx_sk_drop(s, &held);
-				siw_tx_msg_sent(s);
+				siw_stx_sk_drop(s, &held);
+				siw_stx_msg_sent(s);
 				if (one_msg)
 					break;
 			} else {
-				siw_tx_sk_next(s, &held);
+				siw_stx_sk_next(s, &held);
 			}
 			continue;
 		}
-		rv = siw_tx_next_fpdu(s, &held, batch);
+		rv = siw_stx_next_fpdu(s, &held, batch);
 		if (rv <= 0)
-			siw_tx_sk_drop(s, &held);
+			siw_stx_sk_drop(s, &held);
 		if (rv < 0) {
-			siw_tx_local_error(s, rv);
+			siw_stx_local_error(s, rv);
 			return;
 		}
 		if (!rv)
@@ -613,8 +613,8 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 		if (s->tx_fpdu)
 			budget -= min_t(int, budget, s->tx_nfpdu - 1);
 	}
-	siw_tx_sk_drop(s, &held);
-	if (siw_tx_retire(s))
+	siw_stx_sk_drop(s, &held);
+	if (siw_stx_retire(s))
 		siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC, NULL);
 	/* pairs with the poster's barrier: see entries posted meanwhile */
 	smp_mb();
@@ -624,22 +624,22 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 		 siw_sq_posted(s->qp, s->sq_next - s->sq_head) &&
 		 !siw_sq_peek(s->qp, s->sq_next - s->sq_head, &s->wqe) &&
 		 READ_ONCE(s->qp->state) == SIW_QP_RTS &&
-		 !(s->wqe.flags & SIW_WQE_READ_FENCE) && !siw_tx_orq_full(s))
+		 !(s->wqe.flags & SIW_WQE_READ_FENCE) && !siw_stx_orq_full(s))
 		siw_stream_kick(s);
 }
 
-/* siw_tx_run_steps(), then whatever TCP still holds for a next message goes */
-static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
-		       bool one_msg)
+/* siw_stx_run_steps(), then whatever TCP still holds for a next message goes */
+static void siw_stx_run(struct siw_stream *s, int budget, unsigned int batch,
+			bool one_msg)
 {
-	siw_tx_run_steps(s, budget, batch, one_msg);
+	siw_stx_run_steps(s, budget, batch, one_msg);
 	s->tx_pack_octets = 0;
 	if (s->tx_corked)
-		siw_tx_uncork(s);
+		siw_stx_uncork(s);
 }
 
 /**
- * siw_tx_flush_term() - the stream stops: send the Terminate still due
+ * siw_stx_flush_term() - the stream stops: send the Terminate still due
  * @s: the stream, its TX work cancelled, @s->tx_mutex held
  *
  * A local error queued a Terminate that the work had no time to send
@@ -650,7 +650,7 @@ static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
  *
  * Context: process.
  */
-void siw_tx_flush_term(struct siw_stream *s)
+void siw_stx_flush_term(struct siw_stream *s)
 {
 	unsigned int held = 0;
 	int steps = 8, rv;
@@ -660,41 +660,41 @@ void siw_tx_flush_term(struct siw_stream *s)
 			   s->tx_kind == SIW_TX_TERM)) {
 		if (s->tx_fpdu) {
 			lock_sock(s->sock->sk);
-			rv = siw_tx_push(s);
+			rv = siw_stx_push(s);
 			release_sock(s->sock->sk);
 			if (rv)
 				return;
 			s->tx_fpdu = false;
 			if (s->tx_kind == SIW_TX_TERM && s->txd.last) {
-				siw_tx_term_sent(s);
+				siw_stx_term_sent(s);
 				return;
 			}
 			continue;
 		}
-		if (siw_tx_next_fpdu(s, &held, 1) <= 0)
+		if (siw_stx_next_fpdu(s, &held, 1) <= 0)
 			return;
 	}
 }
 
 /**
- * siw_tx_work() - the transmit work item of a stream
+ * siw_stx_work() - the transmit work item of a stream
  * @w: &struct siw_stream.tx_work
  *
  * Context: process (the siw_tx workqueue); never waits for the socket,
- * only for a doorbell's siw_tx_direct() to finish.
+ * only for a doorbell's siw_stx_direct() to finish.
  */
-void siw_tx_work(struct work_struct *w)
+void siw_stx_work(struct work_struct *w)
 {
 	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
 
 	mutex_lock(&s->tx_mutex);
-	siw_tx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, false);
+	siw_stx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, false);
 	mutex_unlock(&s->tx_mutex);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
+EXPORT_SYMBOL_IF_KUNIT(siw_stx_work);
 
 /**
- * siw_tx_direct() - a process rang its doorbell: send from its thread
+ * siw_stx_direct() - a process rang its doorbell: send from its thread
  * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_run()
  *
  * If the stream is idle, the doorbell sends the next message from the
@@ -706,12 +706,12 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
  *
  * Context: process, may sleep; no lock held but @s->tx_mutex.
  */
-void siw_tx_direct(struct siw_stream *s)
+void siw_stx_direct(struct siw_stream *s)
 {
 	if (s->tx_fpdu || s->tx_kind != SIW_TX_IDLE)
 		siw_stream_kick(s);
 	else
-		siw_tx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, true);
+		siw_stx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, true);
 	/*
 	 * mutex_unlock() may still touch the mutex after the detach that
 	 * waits for it took it; the stream is freed only after a grace

@@ -3,7 +3,7 @@
  * Retire and completion: how each send work request ended is recorded
  * in its record (struct siw_sq_rec) when its last FPDU is on the socket,
  * or, for a READ, when its last Read Response arrived
- * (siw_stream_read_done(), the receive path); siw_tx_retire() completes
+ * (siw_stream_read_done(), the receive path); siw_stx_retire() completes
  * the records at the head of the send queue in order, from the transmit
  * side only. The Terminate's end is counted here too.
  */
@@ -34,7 +34,7 @@ void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok)
 	spin_lock_irqsave(&s->lock, flags);
 	r = &s->sq_rec[wqe_seq & s->sq_mask];
 	r->status = ok ? IB_WC_SUCCESS : IB_WC_REM_OP_ERR;
-	/* siw_tx_retire() reads the record once it sees this, unlocked */
+	/* siw_stx_retire() reads the record once it sees this, unlocked */
 	smp_store_release(&r->done, true);
 	siw_stream_kick_locked(s);
 	spin_unlock_irqrestore(&s->lock, flags);
@@ -46,7 +46,7 @@ void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok)
  * Requests went out (siw_stream_read_done()), and no READ gets here
  * after its first one did.
  */
-void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status)
+void siw_stx_wqe_done(struct siw_stream *s, enum ib_wc_status status)
 {
 	struct siw_sq_rec *r;
 
@@ -64,7 +64,7 @@ void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status)
  * the receive path does not touch it again; every other record is the
  * transmit side's own.
  */
-bool siw_tx_retire(struct siw_stream *s)
+bool siw_stx_retire(struct siw_stream *s)
 {
 	struct siw_sq_done done[SIW_TX_RETIRE_BATCH];
 	struct siw_qp *qp = s->qp;
@@ -108,7 +108,7 @@ bool siw_tx_retire(struct siw_stream *s)
 }
 
 /* The Terminate's FPDU is on the socket: nothing follows it */
-void siw_tx_term_sent(struct siw_stream *s)
+void siw_stx_term_sent(struct siw_stream *s)
 {
 	static const u8 stat[] = {
 		[SIW_TERM_LAYER_RDMAP] = SIW_STAT_TERM_TX_RDMAP,
@@ -124,26 +124,26 @@ void siw_tx_term_sent(struct siw_stream *s)
 }
 
 /* The message's last FPDU is on the socket */
-void siw_tx_msg_sent(struct siw_stream *s)
+void siw_stx_msg_sent(struct siw_stream *s)
 {
 	switch (s->tx_kind) {
 	case SIW_TX_WQE:
-		siw_tx_put_msg(s);
+		siw_stx_put_msg(s);
 		if (s->wqe.opcode == SIW_OP_READ ||
 		    s->wqe.opcode == SIW_OP_READ_LOCAL_INV) {
 			/* more Read Requests to send for it? */
 			if (s->rd_off < s->wqe_bytes)
 				return;
 		} else {
-			siw_tx_wqe_done(s, IB_WC_SUCCESS);
+			siw_stx_wqe_done(s, IB_WC_SUCCESS);
 		}
 		break;
 	case SIW_TX_RRESP:
-		/* its IRD slot was freed with the socket held: siw_tx_run() */
-		siw_tx_put_msg(s);
+		/* its IRD slot was freed with the socket held: siw_stx_run() */
+		siw_stx_put_msg(s);
 		break;
 	case SIW_TX_TERM:
-		siw_tx_term_sent(s);
+		siw_stx_term_sent(s);
 		if (!s->term_from_cm)
 			siw_stream_closed(s, -EPROTO);
 		break;

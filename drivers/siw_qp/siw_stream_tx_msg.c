@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Message start: the push loop (siw_stream_tx.c) asks siw_tx_start()
+ * Message start: the push loop (siw_stream_tx.c) asks siw_stx_start()
  * for the next message, the Terminate, the RTR, a Read Response or the
  * next send work request, in that order. Its payload is checked and
  * described page by page here, each page with a reference of the
- * stream's (siw_tx_put_msg() drops them), and the message handed to the
+ * stream's (siw_stx_put_msg() drops them), and the message handed to the
  * transmit engine (siw_engine_tx_msg()), which cuts it into FPDUs.
  */
 #include <linux/mm.h>
@@ -32,14 +32,14 @@ MODULE_PARM_DESC(zcopy_tx,
 		 "Send the pages of large Send and Write messages to TCP by reference instead of copying them (default Y)");
 
 /* May a message of @len octets hand its pages to TCP by reference? */
-static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
+static bool siw_stx_zc_ok(const struct siw_stream *s, u32 len)
 {
 	return READ_ONCE(zcopy_tx) && len >= SIW_TX_ZC_MIN &&
 	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >= SIW_TX_ZC_MSS_MIN;
 }
 
 /* Drop what the message in progress holds: its pages, its regions */
-void siw_tx_put_msg(struct siw_stream *s)
+void siw_stx_put_msg(struct siw_stream *s)
 {
 	/* TCP's references keep the pages; the release completes the WR */
 	siw_zc_end(s->tx_ubuf);
@@ -57,9 +57,9 @@ void siw_tx_put_msg(struct siw_stream *s)
  * Room for @need payload segments; what a message in progress holds
  * (its segments so far, its page references) stays. Charged to the
  * memory cgroup of whoever sends: a process's own sizes, once its SGEs
- * were checked (siw_tx_sges()).
+ * were checked (siw_stx_sges()).
  */
-static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
+static int siw_stx_seg_reserve(struct siw_stream *s, u64 need)
 {
 	struct siw_engine_seg *seg;
 	struct page **pages;
@@ -90,23 +90,23 @@ static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
 /*
  * Describe [@va, @va + @len) of @mr, checked at change count @gen, as
  * page segments from s->seg[*n], with a reference on each page that
- * takes one (siw_tx_put_msg() drops them); @copy_slab: see
+ * takes one (siw_stx_put_msg() drops them); @copy_slab: see
  * siw_mr_get_page(). Each segment ends at the end of the region's page
  * or of the kernel page (siw_mr_get_page()), so a region of pages
  * smaller than the kernel's takes more segments than
- * siw_tx_range_segs() counts: the array grows, sized from @len, which
+ * siw_stx_range_segs() counts: the array grows, sized from @len, which
  * the caller checked against @mr. Returns 0, -EACCES if @mr was revoked
  * or changed since, or -ENOMEM.
  */
-static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr,
-			    u64 gen, u64 va, u32 len, bool copy_slab, u32 *n)
+static int siw_stx_add_range(struct siw_stream *s, struct siw_mr *mr,
+			     u64 gen, u64 va, u32 len, bool copy_slab, u32 *n)
 {
 	struct siw_mr_src src;
 	int rv;
 
 	while (len) {
 		if (*n >= s->seg_max) {
-			rv = siw_tx_seg_reserve(s, *n + siw_mr_pieces(mr, len));
+			rv = siw_stx_seg_reserve(s, *n + siw_mr_pieces(mr, len));
 			if (rv)
 				return rv;
 		}
@@ -126,7 +126,7 @@ static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr,
 }
 
 /* Segments of a range in kernel pages; smaller region pages take more */
-static u64 siw_tx_range_segs(u32 len)
+static u64 siw_stx_range_segs(u32 len)
 {
 	return (len >> PAGE_SHIFT) + 2;
 }
@@ -139,7 +139,7 @@ static u64 siw_tx_range_segs(u32 len)
  * checked against their regions (siw_mr_pieces()): a process's lengths
  * alone, up to 2^32 - 1 octets, size nothing. Sets s->wqe_bytes.
  */
-static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
+static int siw_stx_sges(struct siw_stream *s, u32 access, u32 *n)
 {
 	struct siw_wqe *w = &s->wqe;
 	u32 i, nmr = 0, first = s->tx_nmr;
@@ -170,20 +170,20 @@ static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
 	}
 	if (!n)
 		return 0;
-	rv = siw_tx_seg_reserve(s, *n + need);
+	rv = siw_stx_seg_reserve(s, *n + need);
 	for (i = 0, nmr = 0; !rv && i < w->num_sge; i++) {
 		if (!w->sge[i].length)
 			continue;
-		rv = siw_tx_add_range(s, s->tx_mr[first + nmr], gen[nmr],
-				      w->sge[i].laddr, w->sge[i].length, false,
-				      n);
+		rv = siw_stx_add_range(s, s->tx_mr[first + nmr], gen[nmr],
+				       w->sge[i].laddr, w->sge[i].length, false,
+				       n);
 		nmr++;
 	}
 	return rv;
 }
 
 /* The payload of a Send or Write work request, checked for local read */
-static int siw_tx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
+static int siw_stx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
 {
 	struct siw_wqe *w = &s->wqe;
 	u32 n = 0;
@@ -198,14 +198,14 @@ static int siw_tx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
 		s->wqe_bytes = w->inline_len;
 		return 0;
 	}
-	rv = siw_tx_sges(s, 0, &n);
+	rv = siw_stx_sges(s, 0, &n);
 	if (rv)
 		return rv;
 	*sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = n };
 	return 0;
 }
 
-static u8 siw_tx_send_opcode(const struct siw_wqe *w)
+static u8 siw_stx_send_opcode(const struct siw_wqe *w)
 {
 	bool se = w->flags & SIW_WQE_SOLICITED;
 
@@ -219,12 +219,12 @@ static u8 siw_tx_send_opcode(const struct siw_wqe *w)
  * access suffices, as the receive path accepts a response only into the
  * sink of the Read Request it answers
  */
-static int siw_tx_read_check(struct siw_stream *s)
+static int siw_stx_read_check(struct siw_stream *s)
 {
-	return siw_tx_sges(s, IB_ACCESS_LOCAL_WRITE, NULL);
+	return siw_stx_sges(s, IB_ACCESS_LOCAL_WRITE, NULL);
 }
 
-bool siw_tx_orq_full(struct siw_stream *s)
+bool siw_stx_orq_full(struct siw_stream *s)
 {
 	unsigned long flags;
 	bool full;
@@ -235,7 +235,7 @@ bool siw_tx_orq_full(struct siw_stream *s)
 	return full;
 }
 
-static bool siw_tx_orq_empty(struct siw_stream *s)
+static bool siw_stx_orq_empty(struct siw_stream *s)
 {
 	unsigned long flags;
 	bool empty;
@@ -246,9 +246,9 @@ static bool siw_tx_orq_empty(struct siw_stream *s)
 	return empty;
 }
 
-static void siw_tx_orq_push(struct siw_stream *s,
-			    const struct siw_rdmap_rreq *rr, bool last,
-			    bool rtr)
+static void siw_stx_orq_push(struct siw_stream *s,
+			     const struct siw_rdmap_rreq *rr, bool last,
+			     bool rtr)
 {
 	struct siw_orq_entry *e;
 	unsigned long flags;
@@ -269,7 +269,7 @@ static void siw_tx_orq_push(struct siw_stream *s,
  * names its own sink), one zero-length request if it has no octets.
  * Returns 1 with a message started, 0 if the ORD is used up.
  */
-static int siw_tx_read_next(struct siw_stream *s)
+static int siw_stx_read_next(struct siw_stream *s)
 {
 	struct siw_wqe *w = &s->wqe;
 	struct siw_engine_msg msg = { .opcode = SIW_RDMAP_READ_REQ };
@@ -279,7 +279,7 @@ static int siw_tx_read_next(struct siw_stream *s)
 
 	while (i < w->num_sge && !w->sge[i].length && s->wqe_bytes)
 		i++;
-	if (siw_tx_orq_full(s))
+	if (siw_stx_orq_full(s))
 		return 0;
 	if (i < w->num_sge) {
 		rr.sink_stag = w->sge[i].lkey;
@@ -295,12 +295,12 @@ static int siw_tx_read_next(struct siw_stream *s)
 	msg.rreq = &rr;
 	if (siw_engine_tx_msg(&s->tx, &msg))
 		return -EPROTO;
-	siw_tx_orq_push(s, &rr, last, false);
+	siw_stx_orq_push(s, &rr, last, false);
 	return 1;
 }
 
 /* Local operations complete where the send queue reaches them */
-static enum ib_wc_status siw_tx_local_op(struct siw_stream *s)
+static enum ib_wc_status siw_stx_local_op(struct siw_stream *s)
 {
 	struct siw_wqe *w = &s->wqe;
 	struct siw_qp *qp = s->qp;
@@ -316,7 +316,7 @@ static enum ib_wc_status siw_tx_local_op(struct siw_stream *s)
 }
 
 /* Start the next send work request. Returns 1, 0 (none ready) or -errno */
-static int siw_tx_start_wqe(struct siw_stream *s)
+static int siw_stx_start_wqe(struct siw_stream *s)
 {
 	struct siw_engine_msg msg = { };
 	struct siw_wqe *w = &s->wqe;
@@ -326,23 +326,23 @@ static int siw_tx_start_wqe(struct siw_stream *s)
 	rv = siw_sq_peek(s->qp, s->sq_next - s->sq_head, w);
 	if (rv == -ENOENT)
 		return 0;
-	if (!rv && (w->flags & SIW_WQE_READ_FENCE) && !siw_tx_orq_empty(s))
+	if (!rv && (w->flags & SIW_WQE_READ_FENCE) && !siw_stx_orq_empty(s))
 		return 0;
 	s->wqe_seq = s->sq_next++;
 	s->wqe_bytes = 0;
 	if (rv) {
-		siw_tx_wqe_done(s, IB_WC_LOC_QP_OP_ERR);
+		siw_stx_wqe_done(s, IB_WC_LOC_QP_OP_ERR);
 		return -EINVAL;
 	}
 	switch (w->opcode) {
 	case SIW_OP_REG_MR:
 	case SIW_OP_INVAL_STAG:
-		siw_tx_wqe_done(s, siw_tx_local_op(s));
+		siw_stx_wqe_done(s, siw_stx_local_op(s));
 		return 1;
 	case SIW_OP_READ:
 	case SIW_OP_READ_LOCAL_INV:
-		if (siw_tx_read_check(s)) {
-			siw_tx_wqe_done(s, IB_WC_LOC_PROT_ERR);
+		if (siw_stx_read_check(s)) {
+			siw_stx_wqe_done(s, IB_WC_LOC_PROT_ERR);
 			return -EACCES;
 		}
 		spin_lock_irqsave(&s->lock, flags);
@@ -361,13 +361,13 @@ static int siw_tx_start_wqe(struct siw_stream *s)
 		msg.to = w->raddr;
 		break;
 	default:
-		msg.opcode = siw_tx_send_opcode(w);
+		msg.opcode = siw_stx_send_opcode(w);
 		msg.inval_stag = w->inval_stag;
 		break;
 	}
-	rv = siw_tx_wqe_sgl(s, &msg.sgl);
+	rv = siw_stx_wqe_sgl(s, &msg.sgl);
 	s->tx_zc = !(w->flags & SIW_WQE_INLINE) &&
-		   siw_tx_zc_ok(s, s->wqe_bytes);
+		   siw_stx_zc_ok(s, s->wqe_bytes);
 	if (s->tx_zc && !rv) {
 		s->tx_ubuf = siw_zc_start(s, s->wqe_seq);
 		s->tx_zc = s->tx_ubuf;
@@ -375,8 +375,8 @@ static int siw_tx_start_wqe(struct siw_stream *s)
 	if (!rv)
 		rv = siw_engine_tx_msg(&s->tx, &msg);
 	if (rv) {
-		siw_tx_put_msg(s);
-		siw_tx_wqe_done(s, IB_WC_LOC_PROT_ERR);
+		siw_stx_put_msg(s);
+		siw_stx_wqe_done(s, IB_WC_LOC_PROT_ERR);
 		return rv;
 	}
 	s->tx_kind = SIW_TX_WQE;
@@ -389,7 +389,7 @@ static int siw_tx_start_wqe(struct siw_stream *s)
  * Terminate (RDMAP, remote protection error, invalid STag), which the
  * loop sends next. Returns 1.
  */
-int siw_tx_rresp_revoked(struct siw_stream *s)
+int siw_stx_rresp_revoked(struct siw_stream *s)
 {
 	struct siw_rdmap_term_info ti = {
 		.err = SIW_DDP_ERR_RDMAP_INVALID_STAG,
@@ -400,7 +400,7 @@ int siw_tx_rresp_revoked(struct siw_stream *s)
 }
 
 /* Answer the oldest inbound Read Request. Returns 1 or 0 (none) */
-static int siw_tx_start_rresp(struct siw_stream *s)
+static int siw_stx_start_rresp(struct siw_stream *s)
 {
 	struct siw_engine_msg msg = { .opcode = SIW_RDMAP_READ_RESP };
 	struct siw_rdmap_rreq *rr = &s->rresp.rr;
@@ -420,12 +420,12 @@ static int siw_tx_start_rresp(struct siw_stream *s)
 	spin_unlock_irqrestore(&s->lock, flags);
 	s->tx_kind = SIW_TX_RRESP;
 
-	rv = siw_tx_seg_reserve(s, siw_tx_range_segs(rr->len));
+	rv = siw_stx_seg_reserve(s, siw_stx_range_segs(rr->len));
 	if (!rv && rr->len)
-		rv = siw_tx_add_range(s, s->rresp.mr, s->rresp.gen,
-				      rr->src_to, rr->len, true, &n);
+		rv = siw_stx_add_range(s, s->rresp.mr, s->rresp.gen,
+				       rr->src_to, rr->len, true, &n);
 	if (rv == -EACCES)
-		return siw_tx_rresp_revoked(s);
+		return siw_stx_rresp_revoked(s);
 	if (rv)
 		return rv;
 	msg.stag = rr->sink_stag;
@@ -440,7 +440,7 @@ static int siw_tx_start_rresp(struct siw_stream *s)
 	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
 }
 
-static int siw_tx_start_rtr(struct siw_stream *s)
+static int siw_stx_start_rtr(struct siw_stream *s)
 {
 	struct siw_engine_msg msg = { .stag = SIW_RTR_STAG };
 	struct siw_rdmap_rreq rr = {
@@ -463,12 +463,12 @@ static int siw_tx_start_rtr(struct siw_stream *s)
 	if (siw_engine_tx_msg(&s->tx, &msg))
 		return -EPROTO;
 	if (s->rtr == SIW_MPA_RTR_READ)
-		siw_tx_orq_push(s, &rr, true, true);
+		siw_stx_orq_push(s, &rr, true, true);
 	s->tx_kind = SIW_TX_RTR;
 	return 1;
 }
 
-static int siw_tx_start_term(struct siw_stream *s)
+static int siw_stx_start_term(struct siw_stream *s)
 {
 	struct siw_rdmap_term_info ti = {
 		.err = s->term_err,
@@ -484,14 +484,14 @@ static int siw_tx_start_term(struct siw_stream *s)
 
 	/* a message cut short: the Terminate follows its last full FPDU */
 	siw_engine_tx_abort(&s->tx);
-	siw_tx_put_msg(s);
+	siw_stx_put_msg(s);
 	s->tx_kind = SIW_TX_TERM;
 	s->tx_term_err = ti.err;
 	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
 }
 
 /* What to send next: 1 with a message started, 0 if nothing, -errno */
-int siw_tx_start(struct siw_stream *s)
+int siw_stx_start(struct siw_stream *s)
 {
 	unsigned long flags;
 	bool term, rtr;
@@ -506,16 +506,16 @@ int siw_tx_start(struct siw_stream *s)
 		s->rtr_pending = false;
 		spin_unlock_irqrestore(&s->lock, flags);
 		if (term)
-			return siw_tx_start_term(s);
+			return siw_stx_start_term(s);
 		if (rtr)
-			return siw_tx_start_rtr(s);
+			return siw_stx_start_rtr(s);
 	}
 	if (s->tx_kind == SIW_TX_WQE)
-		return siw_tx_read_next(s);
+		return siw_stx_read_next(s);
 	if (siw_stream_stopped(s) || READ_ONCE(s->qp->state) != SIW_QP_RTS)
 		return 0;
-	rv = siw_tx_start_rresp(s);
+	rv = siw_stx_start_rresp(s);
 	if (!rv)
-		rv = siw_tx_start_wqe(s);
+		rv = siw_stx_start_wqe(s);
 	return rv;
 }

@@ -2,7 +2,7 @@
 /*
  * The stage ring: the stream's own pages, into which the transmit engine
  * copies whole FPDUs of a batch, summing the payload as it copies, for
- * TCP to take by reference (siw_tx_stage_start()). A stream keeps up to
+ * TCP to take by reference (siw_stx_stage_start()). A stream keeps up to
  * SIW_TX_STAGE_RING such allocations and uses each again once TCP let go
  * of it. The transmit side's, under @tx_mutex (struct siw_stream).
  */
@@ -16,30 +16,30 @@
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Stage allocations a stream keeps for reuse; a KUnit hook may lower it */
-static unsigned int siw_tx_stage_ring = SIW_TX_STAGE_RING;
+static unsigned int siw_stx_stage_ring = SIW_TX_STAGE_RING;
 
 /**
- * siw_tx_stage_ring_swap() - set the stage allocations a stream keeps
+ * siw_stx_stage_ring_swap() - set the stage allocations a stream keeps
  * @n: the new number, 1 to SIW_TX_STAGE_RING
  *
  * For the tests of the ring.
  *
  * Returns: the old one.
  */
-unsigned int siw_tx_stage_ring_swap(unsigned int n)
+unsigned int siw_stx_stage_ring_swap(unsigned int n)
 {
-	return xchg(&siw_tx_stage_ring, n);
+	return xchg(&siw_stx_stage_ring, n);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_ring_swap);
+EXPORT_SYMBOL_IF_KUNIT(siw_stx_stage_ring_swap);
 
 /* The stage allocations a stream keeps now */
-static u32 siw_tx_stage_ring_n(void)
+static u32 siw_stx_stage_ring_n(void)
 {
-	return clamp_val(READ_ONCE(siw_tx_stage_ring), 1, SIW_TX_STAGE_RING);
+	return clamp_val(READ_ONCE(siw_stx_stage_ring), 1, SIW_TX_STAGE_RING);
 }
 #else
 /* The stage allocations a stream keeps: kernels without KUnit, no hook */
-static u32 siw_tx_stage_ring_n(void)
+static u32 siw_stx_stage_ring_n(void)
 {
 	return SIW_TX_STAGE_RING;
 }
@@ -51,7 +51,7 @@ static u32 siw_tx_stage_ring_n(void)
  * parts of a compound allocation count on its head). The stream writes
  * into them only after this read.
  */
-static bool siw_tx_stage_idle(struct page *pg)
+static bool siw_stx_stage_idle(struct page *pg)
 {
 	if (page_ref_count(pg) != 1)
 		return false;
@@ -60,7 +60,7 @@ static bool siw_tx_stage_idle(struct page *pg)
 }
 
 /* Drop the stages at @n and above: the ring went down to @n, or 0 */
-static void siw_tx_stage_trim(struct siw_stream *s, u32 n)
+static void siw_stx_stage_trim(struct siw_stream *s, u32 n)
 {
 	u32 i;
 
@@ -72,9 +72,9 @@ static void siw_tx_stage_trim(struct siw_stream *s, u32 n)
 }
 
 /* Drop the stream's references on its stages; TCP holds its own */
-void siw_tx_stage_put(struct siw_stream *s)
+void siw_stx_stage_put(struct siw_stream *s)
 {
-	siw_tx_stage_trim(s, 0);
+	siw_stx_stage_trim(s, 0);
 	s->stage_at = 0;
 	s->stage = (struct siw_engine_stage){ };
 }
@@ -97,12 +97,12 @@ void siw_tx_stage_put(struct siw_stream *s)
  * zeroes what it allocates (init_on_alloc), a pass over the stage that
  * reuse saves.
  */
-struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s)
+struct siw_engine_stage *siw_stx_stage_start(struct siw_stream *s)
 {
 	const gfp_t gfp = GFP_NOIO | __GFP_NOWARN;
-	u32 n = siw_tx_stage_ring_n();
+	u32 n = siw_stx_stage_ring_n();
 	unsigned int order = SIW_TX_STAGE_ORDER;
-	u32 need = siw_tx_stage_need(s);
+	u32 need = siw_stx_stage_need(s);
 	struct page *pg;
 
 	if (s->tx_zc)
@@ -110,12 +110,12 @@ struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s)
 	pg = s->stage_pg[s->stage_at];
 	if (pg && s->stage.size - s->stage.used >= need)
 		return &s->stage;
-	if (!pg || !siw_tx_stage_idle(pg) || s->stage_at >= n) {
-		siw_tx_stage_trim(s, n);
+	if (!pg || !siw_stx_stage_idle(pg) || s->stage_at >= n) {
+		siw_stx_stage_trim(s, n);
 		s->stage_at = (s->stage_at + 1) % n;
 		pg = s->stage_pg[s->stage_at];
 	}
-	if (pg && (!siw_tx_stage_idle(pg) || page_size(pg) < need)) {
+	if (pg && (!siw_stx_stage_idle(pg) || page_size(pg) < need)) {
 		put_page(pg);
 		pg = NULL;
 	}
@@ -139,4 +139,4 @@ struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s)
 	};
 	return &s->stage;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_start);
+EXPORT_SYMBOL_IF_KUNIT(siw_stx_stage_start);
