@@ -6,7 +6,7 @@
  * A device made up for the test holds a fast-registration region backed
  * by a real page. The cases run the real memory layer and, for the
  * receive side, the real receive engine with the QP layer's own
- * placement callbacks (siw_rx_ops), and stop a transfer half-way the
+ * placement callbacks (siw_srx_ops), and stop a transfer half-way the
  * way a peer can: a tagged Write FPDU cut in two around a Local
  * Invalidate, a Read Response stalled between two FPDUs around a Send
  * with Invalidate, a deregistration while a stream still holds the
@@ -189,7 +189,7 @@ static struct siw_engine_rx *rv_rx(struct kunit *test, struct rv_fixture *f)
 	struct siw_engine_rx *rx = kunit_kzalloc(test, sizeof(*rx),
 						 GFP_KERNEL);
 	struct siw_engine_rx_cfg cfg = {
-		.ops = &siw_rx_ops, .ctx = s,
+		.ops = &siw_srx_ops, .ctx = s,
 		.mem = { .ops = &siw_mem_ddp_ops, .ctx = &f->sdev->mem },
 		.pd = &f->pd, .ird = 1, .crc = true,
 	};

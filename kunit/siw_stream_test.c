@@ -6,8 +6,8 @@
  * A device made up for the test holds a fast-registration region, a CQ
  * made by the CQ verb and a kernel QP in RTS whose receive queue is
  * posted with the post_recv verb. Its stream reads the socket with
- * siw_rx_read_sock() (what the data-ready callback runs), so the real
- * receive engine, siw_rx_ops and the stream's reaction to a stopped
+ * siw_srx_read_sock() (what the data-ready callback runs), so the real
+ * receive engine, siw_srx_ops and the stream's reaction to a stopped
  * engine run; siw_qp_engine_stop() stops it as a consumer's modify_qp
  * to ERROR does. The other end of the connection is a test peer: what
  * it sends is framed by the transmit engine, what it receives is parsed
@@ -22,7 +22,7 @@
  * for the Read Request, so that the consumer acts between the request's
  * check and its answer. The teardown case reads the socket from a work
  * item, as the receive work does, and holds that reader at a Read
- * Request (siw_rx_read_req_hook_set()) while the stream stops.
+ * Request (siw_srx_read_req_hook_set()) while the stream stops.
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
@@ -50,6 +50,7 @@
 #include "siw_dev/siw_dev.h"
 #include "siw_stats.h"
 #include "siw_qp/siw_stream.h"
+#include "siw_qp/siw_stream_tx.h"
 #include "siw_engine_test.h"
 
 #define ST_IOVA		0x80000ULL
@@ -97,7 +98,7 @@
  * @ours: the stream's socket
  * @peer: the peer's end
  * @lo_mtu: loopback's MTU before the test changed it, or 0
- * @ring_set: the test set the stage ring's size (siw_tx_stage_ring_swap())
+ * @ring_set: the test set the stage ring's size (siw_stx_stage_ring_swap())
  * @ring_was: the size before that, put back at the end
  * @held: stage pages the test holds a reference on, as TCP would
  * @zc_mr: the zero-copy case's region of @zc_pg, or NULL
@@ -271,9 +272,9 @@ static int st_stream(struct kunit *test, struct st_fixture *f)
 		return -ENOMEM;
 	siw_engine_tx_init(&s->tx, false, true,
 			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
-	siw_rx_start(s);
+	siw_srx_start(s);
 	f->s = s;
-	f->qp->engine = s;
+	f->qp->stream = s;
 	return 0;
 }
 
@@ -308,6 +309,14 @@ static int st_init(struct kunit *test)
 	return rv;
 }
 
+/* Terminates the stream sent, of every layer (its device's counters) */
+static u64 st_terms_sent(struct st_fixture *f)
+{
+	return siw_stats_sum(f->sdev->stats, SIW_STAT_TERM_TX_RDMAP) +
+	       siw_stats_sum(f->sdev->stats, SIW_STAT_TERM_TX_DDP) +
+	       siw_stats_sum(f->sdev->stats, SIW_STAT_TERM_TX_LLP);
+}
+
 /* The consumer moves the QP to ERROR: the stream stops */
 static void st_stop(struct st_fixture *f)
 {
@@ -321,7 +330,7 @@ static void st_stop(struct st_fixture *f)
  * struct st_race - a reader inside a Read Request while the stream stops
  * @f: the fixture
  * @read: the reader: a work item that reads the socket as the receive
- *	work does (siw_rx_work_read())
+ *	work does (siw_srx_work_read())
  * @inside: the reader holds the socket and reached the Read Request
  * @stop_waited: the hook saw the stop wait for the socket
  */
@@ -343,7 +352,7 @@ static bool st_sock_waited_for(struct sock *sk)
 }
 
 /*
- * The hook in siw_rx_read_req(): the reader holds the socket, inside the
+ * The hook in siw_srx_read_req(): the reader holds the socket, inside the
  * skb, at the Read Request. It stays there until the stop waits for the
  * socket (ST_WAIT_MS at most), as a receive work interrupted there
  * would. It spins: skb_seq_read() has the skb's fragment mapped, so the
@@ -370,14 +379,14 @@ static void st_race_read(struct work_struct *w)
 	struct sock *sk = r->f->ours->sk;
 
 	lock_sock(sk);
-	siw_rx_read_sock(r->f->s);
+	siw_srx_read_sock(r->f->s);
 	release_sock(sk);
 }
 
 /* The hook off, the reader done */
 static void st_race_end(struct st_race *r)
 {
-	siw_rx_read_req_hook_set(NULL);
+	siw_srx_read_req_hook_set(NULL);
 	WRITE_ONCE(st_race_now, NULL);
 	flush_work(&r->read);
 }
@@ -400,7 +409,7 @@ static void st_exit(struct kunit *test)
 		kvfree(f->s->seg_page);
 	}
 	if (f->ring_set)
-		siw_tx_stage_ring_swap(f->ring_was);
+		siw_stx_stage_ring_swap(f->ring_was);
 	for (i = 0; i < ARRAY_SIZE(f->held); i++)
 		if (f->held[i])
 			put_page(f->held[i]);
@@ -524,7 +533,7 @@ static void st_receive(struct st_fixture *f)
 
 	for (;;) {
 		lock_sock(sk);
-		siw_rx_read_sock(f->s);
+		siw_srx_read_sock(f->s);
 		release_sock(sk);
 		if (siw_engine_rx_stopped(&f->s->rx) || f->cq->put != put ||
 		    time_after(jiffies, end))
@@ -545,7 +554,7 @@ static void st_receive_octets(struct st_fixture *f, u32 n)
 
 	for (;;) {
 		lock_sock(sk);
-		siw_rx_read_sock(f->s);
+		siw_srx_read_sock(f->s);
 		release_sock(sk);
 		if (READ_ONCE(tcp_sk(sk)->copied_seq) - start >= n ||
 		    siw_engine_rx_stopped(&f->s->rx) ||
@@ -737,7 +746,7 @@ static void stream_term_on_stop(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, READ_ONCE(f->s->term_pending));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_TERMINATE);
 	st_stop(f);
-	KUNIT_EXPECT_TRUE(test, f->s->term_sent);
+	KUNIT_EXPECT_EQ(test, st_terms_sent(f), 1ULL);
 	p = st_peer_read(test, f);
 	KUNIT_ASSERT_EQ_MSG(test, p->nterm, 1U,
 			    "the peer received no Terminate");
@@ -842,7 +851,7 @@ static void stream_read_resp_checked_source(struct kunit *test)
 	 * is not to tell one (in the other cases, no stream ends so)
 	 */
 	f->s->closed_told = true;
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 	schedule_work(&f->s->tx_work);
 	st_peer_read_into(test, f, p, true);
 	flush_work(&f->s->tx_work);
@@ -864,7 +873,7 @@ static void stream_read_resp_checked_source(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, p->nrresp, 0U,
 			    "a Read Response came from a revoked source");
 	KUNIT_EXPECT_TRUE(test, eng_untouched(p->reg[0].mem, ST_RR_LEN));
-	KUNIT_EXPECT_TRUE(test, f->s->term_sent);
+	KUNIT_EXPECT_EQ(test, st_terms_sent(f), 1ULL);
 }
 
 /* Runs of the transmit work that found the stream stopped */
@@ -927,7 +936,7 @@ static void stream_stop_races_read_req(struct kunit *test)
 
 	f->race = r;
 	WRITE_ONCE(st_race_now, r);
-	siw_rx_read_req_hook_set(st_race_hook);
+	siw_srx_read_req_hook_set(st_race_hook);
 	queue_work(system_unbound_wq, &r->read);
 	KUNIT_ASSERT_NE_MSG(test,
 			    wait_for_completion_timeout(&r->inside,
@@ -1130,7 +1139,7 @@ static void st_lower_mtu(struct kunit *test, struct st_fixture *f, int mtu)
 	struct net_device *lo = init_net.loopback_dev;
 	int rv;
 
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 	rtnl_lock();
 	f->lo_mtu = lo->mtu;
 	rv = dev_set_mtu(lo, mtu);
@@ -1322,7 +1331,7 @@ static struct page *st_stage_next(struct kunit *test, struct st_fixture *f)
 	struct siw_engine_stage *sg;
 
 	f->s->stage.used = f->s->stage.size;
-	sg = siw_tx_stage_start(f->s);
+	sg = siw_stx_stage_start(f->s);
 	KUNIT_EXPECT_NOT_NULL(test, sg);
 	if (!sg)
 		return NULL;
@@ -1347,7 +1356,7 @@ static void stream_tx_stage_ring(struct kunit *test)
 	struct page *a, *b, *c;
 	u64 allocs;
 
-	f->ring_was = siw_tx_stage_ring_swap(2);
+	f->ring_was = siw_stx_stage_ring_swap(2);
 	f->ring_set = true;
 	/* CRCs on: the Sends are staged, at an MSS the stage takes */
 	st_lower_mtu(test, f, ST_LOW_MTU);
@@ -1650,7 +1659,7 @@ static void stream_region_pages(struct kunit *test)
 	f->mr->base.length = len;
 	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
 					      ST_ACCESS), 0);
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 
 	switch (c->dir) {
 	case ST_SEND: {
@@ -1767,7 +1776,7 @@ static void stream_send_sized_after_check(struct kunit *test)
 	u32 seg_max = f->s->seg_max;
 	struct ib_wc wc;
 
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 	/* no CM endpoint to tell when the stream ends on the error */
 	f->s->closed_told = true;
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
@@ -1826,7 +1835,7 @@ static void stream_read_resp_empty(struct kunit *test)
 
 	st_post_read(test, f, c->len);
 	flush_work(&f->s->tx_work);
-	siw_tx_work(&f->s->tx_work);
+	siw_stx_work(&f->s->tx_work);
 	st_peer_rreq(test, f, &rr);
 	KUNIT_ASSERT_EQ(test, rr.len, c->len);
 
@@ -1860,7 +1869,7 @@ static void stream_read_resp_empty(struct kunit *test)
 			       "the response stopped the stream");
 	/* the transmit work retires the READ the response completed */
 	flush_work(&f->s->tx_work);
-	siw_tx_work(&f->s->tx_work);
+	siw_stx_work(&f->s->tx_work);
 	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
 			    "the READ did not complete");
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
@@ -1897,7 +1906,7 @@ static void stream_work_shares_segments(struct kunit *test)
 		st_post_send(test, f, 64);
 	flush_work(&f->s->tx_work);
 	segs = READ_ONCE(tp->data_segs_out);
-	siw_tx_work(&f->s->tx_work);
+	siw_stx_work(&f->s->tx_work);
 	st_expect_all_sent(test, f);
 	segs = READ_ONCE(tp->data_segs_out) - segs;
 	kunit_info(test, "three Sends left in %u segments", segs);
@@ -1945,7 +1954,7 @@ static void stream_work_pushes_held_segment(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
 	flush_work(&f->s->tx_work);
 	segs = READ_ONCE(tp->data_segs_out);
-	siw_tx_work(&f->s->tx_work);
+	siw_stx_work(&f->s->tx_work);
 	/* the READ went, the Send waits for its response */
 	KUNIT_EXPECT_EQ(test, f->s->sq_next, 1U);
 	segs = READ_ONCE(tp->data_segs_out) - segs;
@@ -1955,7 +1964,7 @@ static void stream_work_pushes_held_segment(struct kunit *test)
 }
 
 /*
- * Where the receive work goes (siw_rx_pick_cpu()): never the callback's
+ * Where the receive work goes (siw_srx_pick_cpu()): never the callback's
  * own CPU, only CPUs of both masks, streams spread by key. Built on the
  * first min(nr_cpu_ids, 4) CPUs, whatever the guest has.
  */
@@ -1976,29 +1985,29 @@ static void stream_rx_pick_cpu(struct kunit *test)
 	}
 	/* CPU 0 receives: the others in turn, key by key */
 	for (key = 0; key < 2 * m; key++)
-		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+		KUNIT_EXPECT_EQ_MSG(test, siw_srx_pick_cpu(a, b, 0, key),
 				    1 + key % (m - 1), "key %u", key);
 	/* CPU 0 not in the first mask: the same CPUs */
 	cpumask_clear_cpu(0, a);
 	for (key = 0; key < 2 * m; key++)
-		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+		KUNIT_EXPECT_EQ_MSG(test, siw_srx_pick_cpu(a, b, 0, key),
 				    1 + key % (m - 1), "key %u", key);
 	/* the last CPU isolated (not in the second mask): never picked */
 	cpumask_clear_cpu(m - 1, b);
 	for (key = 0; key < 2 * m; key++)
-		KUNIT_EXPECT_EQ_MSG(test, siw_rx_pick_cpu(a, b, 0, key),
+		KUNIT_EXPECT_EQ_MSG(test, siw_srx_pick_cpu(a, b, 0, key),
 				    m > 2 ? 1 + key % (m - 2) : nr_cpu_ids,
 				    "key %u", key);
 	/* nothing but the callback's own CPU: none */
 	cpumask_clear(a);
 	cpumask_set_cpu(1, a);
 	cpumask_set_cpu(1, b);
-	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 1, 0), nr_cpu_ids);
-	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 1, 7), nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, siw_srx_pick_cpu(a, b, 1, 0), nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, siw_srx_pick_cpu(a, b, 1, 7), nr_cpu_ids);
 	/* and the masks disjoint: none either */
 	cpumask_clear(b);
 	cpumask_set_cpu(0, b);
-	KUNIT_EXPECT_EQ(test, siw_rx_pick_cpu(a, b, 0, 3), nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, siw_srx_pick_cpu(a, b, 0, 3), nr_cpu_ids);
 }
 
 /* Entries of the send ring in stream_sq_complete_batch (a power of 2) */
@@ -2034,7 +2043,7 @@ static void st_expect_wc(struct kunit *test, struct st_fixture *f, u32 i,
 
 /*
  * siw_sq_complete() retires many work requests at once (what
- * siw_tx_retire() hands it): each with its own status and length, in
+ * siw_stx_retire() hands it): each with its own status and length, in
  * order, only the signalled and the failed ones on the CQ, every entry
  * handed back; it stops at an entry not posted, and in ERROR it leaves
  * the ring to the flush.
@@ -2175,7 +2184,7 @@ static void stream_zc_completion_frees_buffer(struct kunit *test)
 	KUNIT_ASSERT_GE(test, READ_ONCE(tcp_sk(f->ours->sk)->mss_cache),
 			(u32)PAGE_SIZE);
 	sge.lkey = st_zc_region(test, f);
-	INIT_WORK(&f->s->tx_work, siw_tx_work);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
 	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
 
 	KUNIT_ASSERT_EQ_MSG(test, st_zc_wait_wc(f, &wc), 1,

@@ -27,6 +27,7 @@
 struct siw_cep;
 struct siw_mem_table;
 struct siw_stats;
+struct siw_stream;
 
 /**
  * struct siw_qp_dev - the QP layer's part of a device
@@ -173,7 +174,8 @@ struct siw_srq {
  * @ord: outbound RDMA Reads the QP has outstanding at most
  * @access: IB_ACCESS_REMOTE_* the QP lets the peer use
  * @cep: the CM endpoint while a stream is attached, else NULL
- * @engine: TX/RX engine state, owned by the engines
+ * @stream: the connected stream while one is attached (siw_stream.h),
+ *	else NULL
  */
 struct siw_qp {
 	struct ib_qp base;
@@ -196,7 +198,7 @@ struct siw_qp {
 	u32 ord;
 	u32 access;
 	struct siw_cep *cep;
-	void *engine;
+	struct siw_stream *stream;
 };
 
 static inline struct siw_qp *to_siw_qp(struct ib_qp *qp)

@@ -44,10 +44,10 @@ static bool siw_qp_res_take(struct siw_qp *qp, struct siw_qp_res *res)
 	struct siw_stream *s;
 	unsigned long flags;
 
-	/* attach and detach change @qp->engine under modify_mutex */
+	/* attach and detach change @qp->stream under modify_mutex */
 	mutex_lock(&qp->modify_mutex);
 	spin_lock_irqsave(&qp->state_lock, flags);
-	s = qp->engine;
+	s = qp->stream;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (s) {
 		res->conn = s->conn;

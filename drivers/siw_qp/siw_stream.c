@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A QP takes its connected stream from the CM and gives it back: the QP
- * side of siw_cm_qp.h, the socket callbacks that drive the engines, and
- * the QP hooks of siw_qp.h (kick, stop, close).
+ * side of siw_cm_qp.h, the socket callbacks hooked and unhooked (the
+ * callbacks themselves are siw_stream_rx.c's, with the receive work, and
+ * siw_stream_tx.c's, write space), and the QP hooks of siw_qp.h (kick,
+ * stop, close).
  *
  * A stream lives from siw_qp_cm_attach() to siw_qp_cm_detach(). While it
- * lives, @qp->engine points at it (under the QP's state_lock) and the
+ * lives, @qp->stream points at it (under the QP's state_lock) and the
  * socket's sk_user_data does (under sk_callback_lock); detach clears both
  * and then stops the stream (siw_stream_stop(): receive, then transmit),
  * so nothing touches a stream after it is freed.
  */
 #include <kunit/visibility.h>
-#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
-#include <linux/sched.h>
-#include <linux/sched/clock.h>
-#include <linux/sched/isolation.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <net/tcp.h>
@@ -26,18 +24,7 @@
 #include "siw_fault.h"
 #include "siw_trace.h"
 
-static struct workqueue_struct *siw_tx_wq;
-static struct workqueue_struct *siw_rx_wq;
-
-/* a read of less than this and the receive work does not wait for more */
-#define SIW_RX_POLL_MIN	4096
-/* the longest wait rx_poll_us may ask for */
-#define SIW_RX_POLL_MAX_US	10000
-
-static unsigned int rx_poll_us;
-module_param(rx_poll_us, uint, 0644);
-MODULE_PARM_DESC(rx_poll_us,
-		 "Busy-poll the socket up to this many microseconds for the rest of a large message after reading from it, in a work item on another CPU (0, the default: off; at most 10000)");
+static struct workqueue_struct *siw_stx_wq;
 
 /**
  * siw_stream_init() - module load: the transmit and receive workqueues
@@ -50,16 +37,12 @@ MODULE_PARM_DESC(rx_poll_us,
 int siw_stream_init(void)
 {
 	/* NFS and iSER send from memory reclaim: the queue must make progress */
-	siw_tx_wq = alloc_workqueue("siw_tx",
-				    WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_PERCPU, 0);
-	if (!siw_tx_wq)
+	siw_stx_wq = alloc_workqueue("siw_tx",
+				     WQ_MEM_RECLAIM | WQ_HIGHPRI | WQ_PERCPU, 0);
+	if (!siw_stx_wq)
 		return -ENOMEM;
-	/* CPU intensive: a work that waits for data holds no other up */
-	siw_rx_wq = alloc_workqueue("siw_rx",
-				    WQ_MEM_RECLAIM | WQ_HIGHPRI |
-				    WQ_CPU_INTENSIVE | WQ_PERCPU, 0);
-	if (!siw_rx_wq) {
-		destroy_workqueue(siw_tx_wq);
+	if (siw_srx_init()) {
+		destroy_workqueue(siw_stx_wq);
 		return -ENOMEM;
 	}
 	return 0;
@@ -71,8 +54,8 @@ int siw_stream_init(void)
 void siw_stream_exit(void)
 {
 	siw_zc_exit();
-	destroy_workqueue(siw_rx_wq);
-	destroy_workqueue(siw_tx_wq);
+	siw_srx_exit();
+	destroy_workqueue(siw_stx_wq);
 }
 
 /**
@@ -88,7 +71,7 @@ void siw_stream_exit(void)
 void siw_stream_kick(struct siw_stream *s)
 {
 	if (!READ_ONCE(s->torn))
-		queue_work(siw_tx_wq, &s->tx_work);
+		queue_work(siw_stx_wq, &s->tx_work);
 }
 
 /**
@@ -105,7 +88,7 @@ void siw_stream_kick_locked(struct siw_stream *s)
 {
 	lockdep_assert_held(&s->lock);
 	if (!s->torn)
-		queue_work(siw_tx_wq, &s->tx_work);
+		queue_work(siw_stx_wq, &s->tx_work);
 }
 
 /**
@@ -206,217 +189,6 @@ void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 		siw_stream_closed(s, -EPROTO);
 }
 
-/* Socket callbacks: sk_user_data is the stream while it is attached */
-
-static bool siw_sk_peer_gone(struct sock *sk)
-{
-	/* our own FIN does not count: the peer may still send after it */
-	return (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) ||
-	       READ_ONCE(sk->sk_state) == TCP_CLOSE || READ_ONCE(sk->sk_err);
-}
-
-/*
- * Should the receive work take over from the data-ready callback? Only
- * with rx_poll_us, an administrator's choice of latency over CPU time:
- * for the rest of a message under way, which the work then busy-polls
- * for on another CPU. Otherwise everything is received where it arrives.
- */
-static bool siw_rx_defer(struct siw_stream *s)
-{
-	return READ_ONCE(rx_poll_us) && !siw_stream_stopped(s) &&
-	       siw_engine_rx_midmsg(&s->rx);
-}
-
-/**
- * siw_rx_pick_cpu() - the CPU a stream's receive work is queued on
- * @a: CPUs it may run on
- * @b: likewise: only CPUs in both count
- * @here: the CPU the data-ready callback runs on, never picked
- * @key: spreads streams over the CPUs that count (the QP number)
- *
- * Return: with n CPUs in @a and @b besides @here, the (@key mod n)-th of
- * them in ascending order; nr_cpu_ids if there is none.
- */
-unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
-			     unsigned int here, u32 key)
-{
-	unsigned int cpu, n = 0;
-
-	for_each_cpu_and(cpu, a, b)
-		n += cpu != here;
-	if (!n)
-		return nr_cpu_ids;
-	key %= n;
-	for_each_cpu_and(cpu, a, b) {
-		if (cpu != here && !key--)
-			return cpu;
-	}
-	return nr_cpu_ids;
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_rx_pick_cpu);
-
-/*
- * Where the receive work runs: not on this CPU, which is the one that
- * transmitted when the peer is local (veth, loopback) and the one that
- * takes the device's interrupts otherwise; the copy is the work's. Only
- * on an online CPU the scheduler balances (isolcpus= and isolated
- * cpuset partitions keep theirs), spread by QP number so that streams
- * whose softirq runs on one CPU do not all wait on the same other one.
- * nr_cpu_ids if there is no such CPU: the callback receives itself.
- */
-static unsigned int siw_rx_cpu(struct siw_stream *s)
-{
-	return siw_rx_pick_cpu(cpu_online_mask,
-			       housekeeping_cpumask(HK_TYPE_DOMAIN),
-			       raw_smp_processor_id(), s->qp->base.qp_num);
-}
-
-static void siw_sk_data_ready(struct sock *sk)
-{
-	struct siw_stream *s;
-	unsigned int cpu;
-
-	read_lock_bh(&sk->sk_callback_lock);
-	s = sk->sk_user_data;
-	/* none, or the receive work reads on */
-	if (s && !READ_ONCE(s->rx_deferred)) {
-		cpu = siw_rx_defer(s) ? siw_rx_cpu(s) : nr_cpu_ids;
-		if (cpu < nr_cpu_ids) {
-			WRITE_ONCE(s->rx_deferred, true);
-			queue_work_on(cpu, siw_rx_wq, &s->rx_work);
-		} else {
-			siw_rx_read_sock(s);
-		}
-	}
-	read_unlock_bh(&sk->sk_callback_lock);
-}
-
-/* Is anything queued for siw_rx_read_sock(), or in the socket's backlog? */
-static bool siw_rx_pending(struct sock *sk)
-{
-	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
-	       READ_ONCE(sk->sk_backlog.tail);
-}
-
-/*
- * Read the socket, held by lock_sock(), with bottom halves off as in the
- * data-ready callback: the engine's callbacks (completions, a consumer's
- * completion handler) run in the context they run in there.
- */
-static void siw_rx_read_owned(struct siw_stream *s)
-{
-	local_bh_disable();
-	siw_rx_read_sock(s);
-	local_bh_enable();
-}
-
-/* One read of the receive work; @last: hand reception back first */
-static u32 siw_rx_work_read(struct siw_stream *s, bool last)
-{
-	struct sock *sk = s->sock->sk;
-	u32 seq, got;
-
-	lock_sock(sk);
-	if (last)
-		WRITE_ONCE(s->rx_deferred, false);
-	seq = READ_ONCE(tcp_sk(sk)->copied_seq);
-	siw_rx_read_owned(s);
-	got = READ_ONCE(tcp_sk(sk)->copied_seq) - seq;
-	release_sock(sk);
-	siw_stats_add(s->qp->qdev->stats, SIW_STAT_RX_WORK_OCTETS, got);
-	return got;
-}
-
-/*
- * The receive work: read the socket while the peer keeps sending, then
- * wait up to rx_poll_us for more before handing reception back to the
- * data-ready callback. While @rx_deferred is set the callback only
- * returns, so a burst of segments costs one wake-up, not one each.
- *
- * It waits only after a read of SIW_RX_POLL_MIN octets or more: a peer
- * that trickles a message in small segments gets a wake-up a segment,
- * not a CPU kept spinning. It stops waiting when another task wants the
- * CPU, and for good once the stream stopped (detach waits for it).
- *
- * @rx_deferred is cleared with the socket held: no segment is delivered
- * to the receive queue meanwhile, the read that follows takes everything
- * queued before, and what the release hands over (the backlog) goes to
- * the callback, which sees the flag clear.
- */
-static void siw_rx_work(struct work_struct *w)
-{
-	struct siw_stream *s = container_of(w, struct siw_stream, rx_work);
-	struct sock *sk = s->sock->sk;
-	u64 until;
-	u32 got;
-
-	while (!siw_stream_stopped(s)) {
-		got = siw_rx_work_read(s, false);
-		if (got < SIW_RX_POLL_MIN)
-			break;
-		until = local_clock() + (u64)min_t(unsigned int,
-						   READ_ONCE(rx_poll_us),
-						   SIW_RX_POLL_MAX_US) *
-					NSEC_PER_USEC;
-		while (!siw_rx_pending(sk) && !siw_sk_peer_gone(sk) &&
-		       !siw_stream_stopped(s) && !need_resched() &&
-		       local_clock() < until)
-			cpu_relax();
-		if (!siw_rx_pending(sk))
-			break;
-		cond_resched();
-	}
-	siw_rx_work_read(s, true);
-	/*
-	 * The peer's close, if it came meanwhile (siw_sk_state_change() left
-	 * it to us), unless detach unhooked the stream since
-	 */
-	read_lock_bh(&sk->sk_callback_lock);
-	if (sk->sk_user_data == s && siw_sk_peer_gone(sk))
-		siw_stream_closed(s, sk->sk_err ? -sk->sk_err : 0);
-	read_unlock_bh(&sk->sk_callback_lock);
-}
-
-static void siw_sk_write_space(struct sock *sk)
-{
-	struct siw_stream *s;
-
-	read_lock_bh(&sk->sk_callback_lock);
-	s = sk->sk_user_data;
-	if (s && READ_ONCE(s->tx_blocked) && sk_stream_is_writeable(sk)) {
-		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		siw_stream_kick(s);
-	}
-	read_unlock_bh(&sk->sk_callback_lock);
-}
-
-/*
- * TCP calls this with the socket held. The peer's FIN comes here before
- * the data-ready callback of the segment that carries it (tcp_fin()
- * runs first), and everything the peer sent before its FIN is to be
- * received: on a clean close, read what is queued first, or, while the
- * receive work holds reception, leave the close to it. A reset or an
- * error closes at once.
- */
-static void siw_sk_state_change(struct sock *sk)
-{
-	struct siw_stream *s;
-	int err;
-
-	read_lock_bh(&sk->sk_callback_lock);
-	s = sk->sk_user_data;
-	if (s && siw_sk_peer_gone(sk)) {
-		err = READ_ONCE(sk->sk_err);
-		if (err) {
-			siw_stream_closed(s, -err);
-		} else if (!READ_ONCE(s->rx_deferred)) {
-			siw_rx_read_sock(s);
-			siw_stream_closed(s, 0);
-		}
-	}
-	read_unlock_bh(&sk->sk_callback_lock);
-}
-
 static void siw_stream_hook(struct siw_stream *s)
 {
 	struct sock *sk = s->sock->sk;
@@ -445,18 +217,6 @@ static void siw_stream_unhook(struct siw_stream *s)
 	write_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* Feed what is queued already: the peer may have sent behind its frame */
-static void siw_stream_poll(struct siw_stream *s)
-{
-	struct sock *sk = s->sock->sk;
-
-	lock_sock(sk);
-	siw_rx_read_owned(s);
-	release_sock(sk);
-	if (siw_sk_peer_gone(sk))
-		siw_stream_closed(s, sk->sk_err ? -sk->sk_err : 0);
-}
-
 static void siw_stream_free(struct siw_stream *s)
 {
 	siw_zc_hub_detach(s);
@@ -465,7 +225,7 @@ static void siw_stream_free(struct siw_stream *s)
 	kfree(s->orq);
 	kfree(s->irq);
 	kfree(s->sq_rec);
-	/* a doorbell may still be inside mutex_unlock(): see siw_tx_direct() */
+	/* a doorbell may still be inside mutex_unlock(): see siw_stx_direct() */
 	kfree_rcu(s, rcu);
 }
 
@@ -495,8 +255,8 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
 	s->qp = qp;
 	spin_lock_init(&s->lock);
 	mutex_init(&s->tx_mutex);
-	INIT_WORK(&s->tx_work, siw_tx_work);
-	INIT_WORK(&s->rx_work, siw_rx_work);
+	INIT_WORK(&s->tx_work, siw_stx_work);
+	INIT_WORK(&s->rx_work, siw_srx_work);
 	return s;
 }
 
@@ -515,7 +275,7 @@ static struct siw_stream *siw_stream_alloc(struct siw_qp *qp,
  *    again); the socket's lock waits for a reader still inside an skb
  *    (the data-ready callback or the receive work), and every later read
  *    sees @stopped and discards. What receive holds is dropped.
- * 3. Transmit: a doorbell's siw_tx_direct(), the work;
+ * 3. Transmit: a doorbell's siw_stx_direct(), the work;
  *    the Terminate still due goes out; what transmit holds, the inbound
  *    Read Requests and their regions included, is dropped.
  *
@@ -534,7 +294,7 @@ static void siw_stream_stop(struct siw_stream *s, bool unhooked)
 	if (unhooked)
 		cancel_work_sync(&s->rx_work);
 	lock_sock(sk);
-	siw_rx_release(s);
+	siw_srx_release(s);
 	release_sock(sk);
 
 	/*
@@ -543,7 +303,7 @@ static void siw_stream_stop(struct siw_stream *s, bool unhooked)
 	 */
 	siw_zc_hub_detach(s);
 	/*
-	 * A doorbell's siw_tx_direct() may still run and queue the work:
+	 * A doorbell's siw_stx_direct() may still run and queue the work:
 	 * wait for it first. One that starts later sees @stopped.
 	 */
 	mutex_lock(&s->tx_mutex);
@@ -551,8 +311,8 @@ static void siw_stream_stop(struct siw_stream *s, bool unhooked)
 	cancel_work_sync(&s->tx_work);
 	mutex_lock(&s->tx_mutex);
 	/* a Terminate a local error queued still goes before the close */
-	siw_tx_flush_term(s);
-	siw_tx_release(s);
+	siw_stx_flush_term(s);
+	siw_stx_release(s);
 	mutex_unlock(&s->tx_mutex);
 }
 
@@ -575,7 +335,7 @@ int siw_qp_cm_attach(struct ib_qp *base, struct siw_cep *cep,
 	s->initiator = initiator;
 	siw_engine_tx_init(&s->tx, conn->tx_markers, conn->crc,
 			   READ_ONCE(tcp_sk(sock->sk)->mss_cache));
-	siw_rx_start(s);
+	siw_srx_start(s);
 
 	mutex_lock(&qp->modify_mutex);
 	spin_lock_irqsave(&qp->state_lock, flags);
@@ -583,7 +343,7 @@ int siw_qp_cm_attach(struct ib_qp *base, struct siw_cep *cep,
 		rv = -EINVAL;
 	} else {
 		qp->cep = cep;
-		qp->engine = s;
+		qp->stream = s;
 		qp->ird = s->ird;
 		qp->ord = s->ord;
 		siw_qp_enter_locked(qp, SIW_QP_RTR);
@@ -591,7 +351,7 @@ int siw_qp_cm_attach(struct ib_qp *base, struct siw_cep *cep,
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (!rv) {
 		siw_stream_hook(s);
-		siw_stream_poll(s);
+		siw_srx_poll(s);
 	}
 	mutex_unlock(&qp->modify_mutex);
 	if (rv)
@@ -605,7 +365,7 @@ static struct siw_stream *siw_qp_stream(struct siw_qp *qp)
 	struct siw_stream *s;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
-	s = qp->engine;
+	s = qp->stream;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	return s;
 }
@@ -670,8 +430,8 @@ void siw_qp_cm_detach(struct ib_qp *base)
 
 	mutex_lock(&qp->modify_mutex);
 	spin_lock_irqsave(&qp->state_lock, flags);
-	s = qp->engine;
-	qp->engine = NULL;
+	s = qp->stream;
+	qp->stream = NULL;
 	qp->cep = NULL;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (s) {
@@ -693,8 +453,8 @@ void siw_qp_sq_kick(struct siw_qp *qp)
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
-	if (qp->engine)
-		siw_stream_kick(qp->engine);
+	if (qp->stream)
+		siw_stream_kick(qp->stream);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
 
@@ -708,10 +468,10 @@ void siw_qp_sq_send(struct siw_qp *qp)
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
-	s = qp->engine;
+	s = qp->stream;
 	/*
 	 * Taken under state_lock, the mutex keeps the stream alive until
-	 * siw_tx_direct() lets go: detach waits for it
+	 * siw_stx_direct() lets go: detach waits for it
 	 */
 	if (s && !mutex_trylock(&s->tx_mutex)) {
 		siw_stream_kick(s);
@@ -719,7 +479,7 @@ void siw_qp_sq_send(struct siw_qp *qp)
 	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (s)
-		siw_tx_direct(s);
+		siw_stx_direct(s);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_qp_sq_send);
 

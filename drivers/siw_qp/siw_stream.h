@@ -3,8 +3,9 @@
  * A QP's connected stream: the state that joins the protocol core of
  * siw_engine.h to a kernel TCP socket, the send queue and the receive
  * queue. siw_stream.c takes the socket from the CM and gives it back;
- * siw_stream_tx.c turns work requests, Read Responses and Terminates into
- * FPDUs on the socket; siw_stream_rx.c places what arrives and completes it.
+ * siw_stream_tx.c and the files of siw_stream_tx.h turn work requests,
+ * Read Responses and Terminates into FPDUs on the socket; siw_stream_rx.c
+ * places what arrives and completes it.
  *
  * Who runs where:
  * - transmit runs under @tx_mutex: in the QP's TX work item, or in the
@@ -61,7 +62,7 @@ struct siw_zc_hub;
 
 /*
  * Order of the pages FPDUs are staged in, and how many such allocations
- * a stream may keep for reuse (siw_tx_stage_start())
+ * a stream may keep for reuse (siw_stx_stage_start())
  */
 #define SIW_TX_STAGE_ORDER	4
 #define SIW_TX_STAGE_RING	8
@@ -140,7 +141,7 @@ enum siw_tx_kind {
  * @rx_deferred: the receive work owns reception: the data-ready callback
  *	leaves the socket to it
  * @tx_mutex: held by whoever transmits (see the file comment)
- * @rcu: the stream is freed after a grace period (siw_tx_direct())
+ * @rcu: the stream is freed after a grace period (siw_stx_direct())
  * @lock: see the file comment
  * @stopped: no new message starts; set once the QP left RTR/RTS or the
  *	stream failed (the Terminate of a failure is still sent)
@@ -149,7 +150,6 @@ enum siw_tx_kind {
  *	more
  * @closed_told: the CM was told the stream ended
  * @term_pending: a Terminate is to be sent, then nothing more
- * @term_sent: it went out (or could not)
  * @rtr_pending: the initiator's RTR is to be sent first
  * @rtr: which one
  * @term_err: what the Terminate reports
@@ -182,7 +182,7 @@ enum siw_tx_kind {
  * @tx_blocked: the socket's send buffer was full; write space resumes
  * @tx_more: the message whose last FPDU is being pushed has a short one
  *	behind it in this run that fits its segment: TCP holds the part
- *	segment for it (MSG_MORE; siw_tx_pack_fits())
+ *	segment for it (MSG_MORE; siw_stx_pack_fits())
  * @tx_corked: the last push was such a one: push before the run ends
  * @tx_pack_octets: octets pushed with MSG_MORE since the last push
  *	without
@@ -201,7 +201,7 @@ enum siw_tx_kind {
  * @seg_max: entries at @seg
  * @seg_page: the pages of @seg the stream holds a reference on
  * @seg_refs: entries at @seg_page
- * @tx_nfpdu: FPDUs in @txd (siw_tx_run() cuts a batch of them)
+ * @tx_nfpdu: FPDUs in @txd (siw_stx_run() cuts a batch of them)
  * @tx_cut_err: a batch ended on this error of the engine: the message
  *	fails once the FPDUs cut before it are sent
  * @tx_frame_used: octets used at @tx_frame
@@ -248,7 +248,6 @@ struct siw_stream {
 	bool torn;
 	bool closed_told;
 	bool term_pending;
-	bool term_sent;
 	bool rtr_pending;
 	u8 rtr;
 	enum siw_ddp_err term_err;
@@ -345,15 +344,13 @@ void siw_stream_fail(struct siw_stream *s, enum siw_ddp_err err,
 void siw_stream_closed(struct siw_stream *s, int err);
 
 /* siw_stream_tx.c */
-void siw_tx_work(struct work_struct *w);
-#if IS_ENABLED(CONFIG_KUNIT)
-/* KUnit hooks; kernels without KUnit have none */
-unsigned int siw_tx_stage_ring_swap(unsigned int n);
-struct siw_engine_stage *siw_tx_stage_start(struct siw_stream *s);
-#endif
-void siw_tx_direct(struct siw_stream *s);
-void siw_tx_release(struct siw_stream *s);
-void siw_tx_flush_term(struct siw_stream *s);
+void siw_stx_work(struct work_struct *w);
+void siw_stx_direct(struct siw_stream *s);
+void siw_sk_write_space(struct sock *sk);
+void siw_stx_release(struct siw_stream *s);
+void siw_stx_flush_term(struct siw_stream *s);
+
+/* siw_stream_tx_done.c */
 void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
 
 /* siw_stream_zc.c */
@@ -364,15 +361,21 @@ void siw_zc_end(struct ubuf_info *u);
 void siw_zc_exit(void);
 
 /* siw_stream_rx.c */
-extern const struct siw_engine_rx_ops siw_rx_ops;
+extern const struct siw_engine_rx_ops siw_srx_ops;
 #if IS_ENABLED(CONFIG_KUNIT)
-/* a KUnit hook in siw_rx_read_req(); kernels without KUnit have none */
-void siw_rx_read_req_hook_set(void (*hook)(struct siw_stream *s));
+/* a KUnit hook in siw_srx_read_req(); kernels without KUnit have none */
+void siw_srx_read_req_hook_set(void (*hook)(struct siw_stream *s));
 #endif
-void siw_rx_start(struct siw_stream *s);
-void siw_rx_read_sock(struct siw_stream *s);
-unsigned int siw_rx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
-			     unsigned int here, u32 key);
-void siw_rx_release(struct siw_stream *s);
+void siw_srx_start(struct siw_stream *s);
+void siw_srx_read_sock(struct siw_stream *s);
+unsigned int siw_srx_pick_cpu(const struct cpumask *a, const struct cpumask *b,
+			      unsigned int here, u32 key);
+void siw_srx_release(struct siw_stream *s);
+int siw_srx_init(void);
+void siw_srx_exit(void);
+void siw_sk_data_ready(struct sock *sk);
+void siw_sk_state_change(struct sock *sk);
+void siw_srx_work(struct work_struct *w);
+void siw_srx_poll(struct siw_stream *s);
 
 #endif /* SIW_STREAM_H */

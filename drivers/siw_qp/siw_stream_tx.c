@@ -27,11 +27,13 @@
  * stream's own buffer) are copied, and complete once on the socket.
  * With CRCs on, such FPDUs are staged instead: the engine copies each
  * whole into the stream's own pages, summing the payload as it copies,
- * and TCP takes those pages by reference (siw_tx_stage_start()).
+ * and TCP takes those pages by reference (siw_stx_stage_start()).
+ *
+ * This file is the push loop; message start, the stage ring, and retire
+ * and completion have files of their own (siw_stream_tx.h).
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
-#include <linux/moduleparam.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sizes.h>
@@ -42,9 +44,7 @@
 #include "siw_compat.h"
 #include "siw_mem/siw_mem.h"
 #include "siw_stats.h"
-#include "siw_stream.h"
-#include "siw_fault.h"
-#include "siw_trace.h"
+#include "siw_stream_tx.h"
 
 /* FPDUs one run of the work item sends before it lets others run */
 #define SIW_TX_BUDGET	128
@@ -55,54 +55,13 @@
  */
 #define SIW_TX_HOLD_FPDUS	16
 
-/*
- * Work requests retired under one hold of the send queue's lock (and
- * their records on the stack: 8 octets each)
- */
-#define SIW_TX_RETIRE_BATCH	16
-
 /* A message this short, or shorter, may share a segment with the last */
 #define SIW_TX_PACK_MAX		512
 /* framing octets an FPDU of such a message adds, at most */
 #define SIW_TX_PACK_FRAMING	64
 
-/* The smallest message whose pages go to TCP by reference */
-#define SIW_TX_ZC_MIN		16384
-
-/*
- * An FPDU at MTU 1500 puts under 1.5 KiB of a page between its framing
- * octets: sent by reference, each is a fragment of its own and an skb
- * (17 fragments) carries about 11 KiB instead of 64 KiB, which costs
- * more than the copy saves (Documentation/datapath.rst)
- */
-#define SIW_TX_ZC_MSS_MIN	PAGE_SIZE
-
-static bool zcopy_tx = true;
-module_param(zcopy_tx, bool, 0644);
-MODULE_PARM_DESC(zcopy_tx,
-		 "Send the pages of large Send and Write messages to TCP by reference instead of copying them (default Y)");
-
-/* Stage allocations a stream keeps for reuse; a KUnit hook may lower it */
-static unsigned int siw_tx_stage_ring = SIW_TX_STAGE_RING;
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/**
- * siw_tx_stage_ring_swap() - set the stage allocations a stream keeps
- * @n: the new number, 1 to SIW_TX_STAGE_RING
- *
- * For the tests of the ring.
- *
- * Returns: the old one.
- */
-unsigned int siw_tx_stage_ring_swap(unsigned int n)
-{
-	return xchg(&siw_tx_stage_ring, n);
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_ring_swap);
-#endif
-
 /* Octets of @w's message, or U32_MAX if it is not a Send or a Write */
-static u32 siw_tx_msg_len(const struct siw_wqe *w)
+static u32 siw_stx_msg_len(const struct siw_wqe *w)
 {
 	u32 len = 0;
 	int i;
@@ -129,10 +88,10 @@ static u32 siw_tx_msg_len(const struct siw_wqe *w)
  * or Write, already posted, and both fit in what is left of the
  * segment, so that every FPDU lies whole in one segment (RFC 5044
  * section 8). A message that does not fit starts a segment of its own;
- * a run that ends with a message held back pushes it (siw_tx_uncork()).
+ * a run that ends with a message held back pushes it (siw_stx_uncork()).
  * The socket is held.
  */
-static bool siw_tx_pack_fits(struct siw_stream *s)
+static bool siw_stx_pack_fits(struct siw_stream *s)
 {
 	struct siw_wqe *next = &s->wqe_next;
 	u32 len, mss;
@@ -140,7 +99,7 @@ static bool siw_tx_pack_fits(struct siw_stream *s)
 	if (READ_ONCE(s->irq_get) != READ_ONCE(s->irq_put) ||
 	    siw_sq_peek(s->qp, s->sq_next - s->sq_head, next))
 		return false;
-	len = siw_tx_msg_len(next);
+	len = siw_stx_msg_len(next);
 	if (len > SIW_TX_PACK_MAX)
 		return false;
 	mss = READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
@@ -149,157 +108,21 @@ static bool siw_tx_pack_fits(struct siw_stream *s)
 	return len <= mss;
 }
 
-/*
- * RFC 5044 section 5.1: a transmitter SHOULD size FPDUs to the EMSS (the
- * MULPDU of section 4.5), so that each TCP segment starts with one and a
- * receiver can place every segment as it comes
- */
-/* The EMSS this stream's FPDUs are sized to now (siw_mpa_mulpdu()) */
-static u32 siw_tx_fpdu_room(const struct siw_stream *s)
-{
-	return READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
-}
-
-/* May a message of @len octets hand its pages to TCP by reference? */
-static bool siw_tx_zc_ok(const struct siw_stream *s, u32 len)
-{
-	return READ_ONCE(zcopy_tx) && len >= SIW_TX_ZC_MIN &&
-	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >= SIW_TX_ZC_MSS_MIN;
-}
-
-/* Drop what the message in progress holds: its pages, its regions */
-static void siw_tx_put_msg(struct siw_stream *s)
-{
-	/* TCP's references keep the pages; the release completes the WR */
-	siw_zc_end(s->tx_ubuf);
-	s->tx_ubuf = NULL;
-	while (s->seg_refs)
-		put_page(s->seg_page[--s->seg_refs]);
-	while (s->tx_nmr)
-		siw_mr_put(s->tx_mr[--s->tx_nmr]);
-	if (s->tx_kind == SIW_TX_RRESP && s->rresp.mr)
-		siw_mr_put(s->rresp.mr);
-	s->rresp.mr = NULL;
-}
-
-/* Room a staged FPDU may take */
-static u32 siw_tx_stage_need(const struct siw_stream *s)
-{
-	return siw_tx_fpdu_room(s);
-}
-
-/*
- * Pages TCP let go of: every skb that took octets from them by reference
- * is freed, so only the stream's reference is left (TCP's references on
- * parts of a compound allocation count on its head). The stream writes
- * into them only after this read.
- */
-static bool siw_tx_stage_idle(struct page *pg)
-{
-	if (page_ref_count(pg) != 1)
-		return false;
-	smp_acquire__after_ctrl_dep();
-	return true;
-}
-
-/* Drop the stages at @n and above: the ring went down to @n, or 0 */
-static void siw_tx_stage_trim(struct siw_stream *s, u32 n)
-{
-	u32 i;
-
-	for (i = n; i < ARRAY_SIZE(s->stage_pg); i++) {
-		if (s->stage_pg[i])
-			put_page(s->stage_pg[i]);
-		s->stage_pg[i] = NULL;
-	}
-}
-
-/* Drop the stream's references on its stages; TCP holds its own */
-static void siw_tx_stage_put(struct siw_stream *s)
-{
-	siw_tx_stage_trim(s, 0);
-	s->stage_at = 0;
-	s->stage = (struct siw_engine_stage){ };
-}
-
-/*
- * The stage for the batch that starts now, or NULL to send it as the
- * engine references it. With CRCs on, octets TCP would copy are read
- * twice (the CRC, then TCP's copy); staged, the engine copies each FPDU
- * whole into the stream's pages, CRC in the same pass, and TCP takes
- * those pages by reference: nothing waits for the peer's ACK, the pages
- * are the stream's. With CRCs off the stage is still the better copy:
- * its pages are used again (below), where TCP copies into page fragments
- * it reuses only while no skb holds them and otherwise allocates anew.
- *
- * A batch never spans two allocations, so the stage changes only
- * between batches. A full stage is used again at once if TCP let go of
- * it; otherwise the next of up to SIW_TX_STAGE_RING allocations is, if TCP
- * let go of that one, which it had longest, and only if TCP still holds
- * it too are its pages left to TCP and fresh ones taken: the kernel
- * zeroes what it allocates (init_on_alloc), a pass over the stage that
- * reuse saves.
- */
-VISIBLE_IF_KUNIT struct siw_engine_stage *
-siw_tx_stage_start(struct siw_stream *s)
-{
-	const gfp_t gfp = GFP_NOIO | __GFP_NOWARN;
-	u32 n = clamp_val(READ_ONCE(siw_tx_stage_ring), 1, SIW_TX_STAGE_RING);
-	unsigned int order = SIW_TX_STAGE_ORDER;
-	u32 need = siw_tx_stage_need(s);
-	struct page *pg;
-
-	if (s->tx_zc)
-		return NULL;
-	pg = s->stage_pg[s->stage_at];
-	if (pg && s->stage.size - s->stage.used >= need)
-		return &s->stage;
-	if (!pg || !siw_tx_stage_idle(pg) || s->stage_at >= n) {
-		siw_tx_stage_trim(s, n);
-		s->stage_at = (s->stage_at + 1) % n;
-		pg = s->stage_pg[s->stage_at];
-	}
-	if (pg && (!siw_tx_stage_idle(pg) || page_size(pg) < need)) {
-		put_page(pg);
-		pg = NULL;
-	}
-	s->stage_pg[s->stage_at] = pg;
-	s->stage = (struct siw_engine_stage){ };
-	if (!pg) {
-		if (need > PAGE_SIZE << order)
-			return NULL;
-		pg = SIW_FAULT(alloc_pages(gfp | __GFP_COMP | __GFP_NORETRY,
-					   order));
-		if (!pg && need <= PAGE_SIZE)
-			pg = SIW_FAULT(alloc_page(gfp));
-		if (!pg)
-			return NULL;
-		siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_STAGE_ALLOCS, 1);
-		s->stage_pg[s->stage_at] = pg;
-	}
-	s->stage = (struct siw_engine_stage){
-		.buf = page_address(pg),
-		.size = page_size(pg),
-	};
-	return &s->stage;
-}
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_stage_start);
-
 /**
- * siw_tx_release() - the stream stops: drop what transmit holds
+ * siw_stx_release() - the stream stops: drop what transmit holds
  * @s: the stream; its TX work is idle and will not run again
  *
  * Work requests in progress stay on the send queue, for the flush.
  *
  * Context: process.
  */
-void siw_tx_release(struct siw_stream *s)
+void siw_stx_release(struct siw_stream *s)
 {
 	unsigned long flags;
 	struct siw_mr *mr;
 
-	siw_tx_put_msg(s);
-	siw_tx_stage_put(s);
+	siw_stx_put_msg(s);
+	siw_stx_stage_put(s);
 	s->tx_kind = SIW_TX_IDLE;
 	s->tx_fpdu = false;
 	s->tx_cut_err = 0;
@@ -312,612 +135,8 @@ void siw_tx_release(struct siw_stream *s)
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
-/**
- * siw_stream_read_done() - the last Read Response of a READ arrived
- * @s: the stream
- * @wqe_seq: the READ's send queue sequence number
- * @ok: it arrived whole
- *
- * Context: any (the receive path).
- */
-void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok)
-{
-	struct siw_sq_rec *r;
-	unsigned long flags;
-
-	spin_lock_irqsave(&s->lock, flags);
-	r = &s->sq_rec[wqe_seq & s->sq_mask];
-	r->status = ok ? IB_WC_SUCCESS : IB_WC_REM_OP_ERR;
-	/* siw_tx_retire() reads the record once it sees this, unlocked */
-	smp_store_release(&r->done, true);
-	siw_stream_kick_locked(s);
-	spin_unlock_irqrestore(&s->lock, flags);
-}
-
-/*
- * The work request in progress completes with @status once retired. No
- * lock: the receive path writes only the records of READs whose Read
- * Requests went out (siw_stream_read_done()), and no READ gets here
- * after its first one did.
- */
-static void siw_tx_wqe_done(struct siw_stream *s, enum ib_wc_status status)
-{
-	struct siw_sq_rec *r;
-
-	r = &s->sq_rec[s->wqe_seq & s->sq_mask];
-	r->status = status;
-	r->bytes = s->wqe_bytes;
-	r->done = true;
-}
-
-/*
- * Complete, in order, every work request at the head that is done, up to
- * SIW_TX_RETIRE_BATCH of them under one hold of the send queue's lock.
- * No lock here: a record the receive path finishes
- * (siw_stream_read_done()) is read only once its done flag is seen, and
- * the receive path does not touch it again; every other record is the
- * transmit side's own.
- */
-static bool siw_tx_retire(struct siw_stream *s)
-{
-	struct siw_sq_done done[SIW_TX_RETIRE_BATCH];
-	struct siw_qp *qp = s->qp;
-	struct siw_sq_rec *rec;
-	struct siw_sq_rec r;
-	bool failed = false;
-	unsigned int n = 0;
-
-	for (;;) {
-		/* only the transmit side moves either */
-		if (s->sq_head == s->sq_next)
-			break;
-		rec = &s->sq_rec[s->sq_head & s->sq_mask];
-		/* pairs with siw_stream_read_done() */
-		if (!smp_load_acquire(&rec->done))
-			break;
-		/*
-		 * An skb may still read its pages: the release kicks the
-		 * work (siw_zc_put(); pairs with its store)
-		 */
-		if (smp_load_acquire(&rec->zc))
-			break;
-		r = *rec;
-		memset(rec, 0, sizeof(*rec));
-		s->sq_head++;
-		if (r.inval && r.status == IB_WC_SUCCESS &&
-		    siw_mem_invalidate(qp->qdev->mem, qp->base.pd, r.inval_stag,
-				       false))
-			r.status = IB_WC_LOC_PROT_ERR;
-		done[n].status = r.status;
-		done[n].bytes = r.bytes;
-		if (++n == ARRAY_SIZE(done)) {
-			siw_sq_complete(qp, done, n);
-			n = 0;
-		}
-		failed |= r.status != IB_WC_SUCCESS;
-	}
-	if (n)
-		siw_sq_complete(qp, done, n);
-	return failed;
-}
-
-/*
- * Room for @need payload segments; what a message in progress holds
- * (its segments so far, its page references) stays. Charged to the
- * memory cgroup of whoever sends: a process's own sizes, once its SGEs
- * were checked (siw_tx_sges()).
- */
-static int siw_tx_seg_reserve(struct siw_stream *s, u64 need)
-{
-	struct siw_engine_seg *seg;
-	struct page **pages;
-
-	if (need <= s->seg_max)
-		return 0;
-	if (need > U32_MAX / sizeof(*seg))
-		return -ENOMEM;
-	pages = SIW_FAULT(kvmalloc_array(need, sizeof(*pages),
-					 GFP_KERNEL_ACCOUNT));
-	seg = SIW_FAULT(kvmalloc_array(need, sizeof(*seg),
-				       GFP_KERNEL_ACCOUNT));
-	if (!seg || !pages) {
-		kvfree(pages);
-		kvfree(seg);
-		return -ENOMEM;
-	}
-	memcpy(pages, s->seg_page, s->seg_refs * sizeof(*pages));
-	memcpy(seg, s->seg, s->seg_max * sizeof(*seg));
-	kvfree(s->seg);
-	kvfree(s->seg_page);
-	s->seg = seg;
-	s->seg_page = pages;
-	s->seg_max = need;
-	return 0;
-}
-
-/*
- * Describe [@va, @va + @len) of @mr, checked at change count @gen, as
- * page segments from s->seg[*n], with a reference on each page that
- * takes one (siw_tx_put_msg() drops them); @copy_slab: see
- * siw_mr_get_page(). Each segment ends at the end of the region's page
- * or of the kernel page (siw_mr_get_page()), so a region of pages
- * smaller than the kernel's takes more segments than
- * siw_tx_range_segs() counts: the array grows, sized from @len, which
- * the caller checked against @mr. Returns 0, -EACCES if @mr was revoked
- * or changed since, or -ENOMEM.
- */
-static int siw_tx_add_range(struct siw_stream *s, struct siw_mr *mr,
-			    u64 gen, u64 va, u32 len, bool copy_slab, u32 *n)
-{
-	struct siw_mr_src src;
-	int rv;
-
-	while (len) {
-		if (*n >= s->seg_max) {
-			rv = siw_tx_seg_reserve(s, *n + siw_mr_pieces(mr, len));
-			if (rv)
-				return rv;
-		}
-		rv = siw_mr_get_page(mr, gen, va, len, copy_slab, &src);
-		if (rv)
-			return rv;
-		if (src.ref)
-			s->seg_page[s->seg_refs++] = src.page;
-		s->seg[(*n)++] = (struct siw_engine_seg){
-			.page = src.page, .off = src.off, .len = src.len,
-			.kind = SIW_ENGINE_SEG_PAGE,
-		};
-		va += src.len;
-		len -= src.len;
-	}
-	return 0;
-}
-
-/* Segments of a range in kernel pages; smaller region pages take more */
-static u64 siw_tx_range_segs(u32 len)
-{
-	return (len >> PAGE_SHIFT) + 2;
-}
-
-/*
- * Look every SGE of the work request in progress up with @access; with
- * @n, keep the regions referenced in s->tx_mr and describe the octets as
- * page segments from s->seg[*n]. Every SGE is looked up before the
- * segment array is sized, and it is sized from the lengths the lookups
- * checked against their regions (siw_mr_pieces()): a process's lengths
- * alone, up to 2^32 - 1 octets, size nothing. Sets s->wqe_bytes.
- */
-static int siw_tx_sges(struct siw_stream *s, u32 access, u32 *n)
-{
-	struct siw_wqe *w = &s->wqe;
-	u32 i, nmr = 0, first = s->tx_nmr;
-	u64 gen[SIW_DEV_MAX_SGE];
-	enum siw_mem_err err;
-	struct siw_mr *mr;
-	u64 need = 0;
-	int rv;
-
-	s->wqe_bytes = 0;
-	for (i = 0; i < w->num_sge; i++) {
-		if (!w->sge[i].length)
-			continue;
-		mr = siw_mr_get_local(s->qp->qdev->mem, s->qp->base.pd,
-				      w->sge[i].lkey, w->sge[i].laddr,
-				      w->sge[i].length, access, &gen[nmr],
-				      &err);
-		if (!mr)
-			return -EACCES;
-		if (!n) {
-			siw_mr_put(mr);
-		} else {
-			s->tx_mr[s->tx_nmr++] = mr;
-			need += siw_mr_pieces(mr, w->sge[i].length);
-			nmr++;
-		}
-		s->wqe_bytes += w->sge[i].length;
-	}
-	if (!n)
-		return 0;
-	rv = siw_tx_seg_reserve(s, *n + need);
-	for (i = 0, nmr = 0; !rv && i < w->num_sge; i++) {
-		if (!w->sge[i].length)
-			continue;
-		rv = siw_tx_add_range(s, s->tx_mr[first + nmr], gen[nmr],
-				      w->sge[i].laddr, w->sge[i].length, false,
-				      n);
-		nmr++;
-	}
-	return rv;
-}
-
-/* The payload of a Send or Write work request, checked for local read */
-static int siw_tx_wqe_sgl(struct siw_stream *s, struct siw_engine_sgl *sgl)
-{
-	struct siw_wqe *w = &s->wqe;
-	u32 n = 0;
-	int rv;
-
-	if (w->flags & SIW_WQE_INLINE) {
-		s->seg[0] = (struct siw_engine_seg){
-			.addr = w->data, .len = w->inline_len,
-			.kind = SIW_ENGINE_SEG_KVA,
-		};
-		*sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = 1 };
-		s->wqe_bytes = w->inline_len;
-		return 0;
-	}
-	rv = siw_tx_sges(s, 0, &n);
-	if (rv)
-		return rv;
-	*sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = n };
-	return 0;
-}
-
-static u8 siw_tx_send_opcode(const struct siw_wqe *w)
-{
-	bool se = w->flags & SIW_WQE_SOLICITED;
-
-	if (w->opcode == SIW_OP_SEND_REMOTE_INV)
-		return se ? SIW_RDMAP_SEND_SE_INV : SIW_RDMAP_SEND_INV;
-	return se ? SIW_RDMAP_SEND_SE : SIW_RDMAP_SEND;
-}
-
-/*
- * Every sink SGE of a READ must take the Read Responses: local write
- * access suffices, as the receive path accepts a response only into the
- * sink of the Read Request it answers
- */
-static int siw_tx_read_check(struct siw_stream *s)
-{
-	return siw_tx_sges(s, IB_ACCESS_LOCAL_WRITE, NULL);
-}
-
-static bool siw_tx_orq_full(struct siw_stream *s)
-{
-	unsigned long flags;
-	bool full;
-
-	spin_lock_irqsave(&s->lock, flags);
-	full = s->orq_put - s->orq_get >= s->ord;
-	spin_unlock_irqrestore(&s->lock, flags);
-	return full;
-}
-
-static bool siw_tx_orq_empty(struct siw_stream *s)
-{
-	unsigned long flags;
-	bool empty;
-
-	spin_lock_irqsave(&s->lock, flags);
-	empty = s->orq_put == s->orq_get;
-	spin_unlock_irqrestore(&s->lock, flags);
-	return empty;
-}
-
-static void siw_tx_orq_push(struct siw_stream *s,
-			    const struct siw_rdmap_rreq *rr, bool last,
-			    bool rtr)
-{
-	struct siw_orq_entry *e;
-	unsigned long flags;
-
-	spin_lock_irqsave(&s->lock, flags);
-	e = &s->orq[s->orq_put++ % s->ord];
-	e->sink_stag = rr->sink_stag;
-	e->sink_to = rr->sink_to;
-	e->left = rr->len;
-	e->wqe_seq = s->wqe_seq;
-	e->last = last;
-	e->rtr = rtr;
-	spin_unlock_irqrestore(&s->lock, flags);
-}
-
-/*
- * The next Read Request of the READ in progress: one per SGE (each
- * names its own sink), one zero-length request if it has no octets.
- * Returns 1 with a message started, 0 if the ORD is used up.
- */
-static int siw_tx_read_next(struct siw_stream *s)
-{
-	struct siw_wqe *w = &s->wqe;
-	struct siw_engine_msg msg = { .opcode = SIW_RDMAP_READ_REQ };
-	struct siw_rdmap_rreq rr = { .src_stag = w->rkey };
-	u32 i = s->rd_sge;
-	bool last;
-
-	while (i < w->num_sge && !w->sge[i].length && s->wqe_bytes)
-		i++;
-	if (siw_tx_orq_full(s))
-		return 0;
-	if (i < w->num_sge) {
-		rr.sink_stag = w->sge[i].lkey;
-		rr.sink_to = w->sge[i].laddr;
-		rr.len = w->sge[i].length;
-	} else {
-		rr.sink_stag = SIW_RTR_STAG;
-	}
-	rr.src_to = w->raddr + s->rd_off;
-	s->rd_off += rr.len;
-	s->rd_sge = i + 1;
-	last = s->rd_off == s->wqe_bytes;
-	msg.rreq = &rr;
-	if (siw_engine_tx_msg(&s->tx, &msg))
-		return -EPROTO;
-	siw_tx_orq_push(s, &rr, last, false);
-	return 1;
-}
-
-/* Local operations complete where the send queue reaches them */
-static enum ib_wc_status siw_tx_local_op(struct siw_stream *s)
-{
-	struct siw_wqe *w = &s->wqe;
-	struct siw_qp *qp = s->qp;
-	int rv;
-
-	if (w->opcode == SIW_OP_REG_MR)
-		rv = siw_mem_fastreg(to_siw_mr(w->mr), qp->base.pd, w->rkey,
-				     w->access);
-	else
-		rv = siw_mem_invalidate(qp->qdev->mem, qp->base.pd, w->inval_stag,
-					false);
-	return rv ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
-}
-
-/* Start the next send work request. Returns 1, 0 (none ready) or -errno */
-static int siw_tx_start_wqe(struct siw_stream *s)
-{
-	struct siw_engine_msg msg = { };
-	struct siw_wqe *w = &s->wqe;
-	unsigned long flags;
-	int rv;
-
-	rv = siw_sq_peek(s->qp, s->sq_next - s->sq_head, w);
-	if (rv == -ENOENT)
-		return 0;
-	if (!rv && (w->flags & SIW_WQE_READ_FENCE) && !siw_tx_orq_empty(s))
-		return 0;
-	s->wqe_seq = s->sq_next++;
-	s->wqe_bytes = 0;
-	if (rv) {
-		siw_tx_wqe_done(s, IB_WC_LOC_QP_OP_ERR);
-		return -EINVAL;
-	}
-	switch (w->opcode) {
-	case SIW_OP_REG_MR:
-	case SIW_OP_INVAL_STAG:
-		siw_tx_wqe_done(s, siw_tx_local_op(s));
-		return 1;
-	case SIW_OP_READ:
-	case SIW_OP_READ_LOCAL_INV:
-		if (siw_tx_read_check(s)) {
-			siw_tx_wqe_done(s, IB_WC_LOC_PROT_ERR);
-			return -EACCES;
-		}
-		spin_lock_irqsave(&s->lock, flags);
-		s->sq_rec[s->wqe_seq & s->sq_mask].bytes = s->wqe_bytes;
-		s->sq_rec[s->wqe_seq & s->sq_mask].inval =
-			w->opcode == SIW_OP_READ_LOCAL_INV;
-		s->sq_rec[s->wqe_seq & s->sq_mask].inval_stag = w->inval_stag;
-		spin_unlock_irqrestore(&s->lock, flags);
-		s->rd_sge = 0;
-		s->rd_off = 0;
-		s->tx_kind = SIW_TX_WQE;
-		return 1;
-	case SIW_OP_WRITE:
-		msg.opcode = SIW_RDMAP_WRITE;
-		msg.stag = w->rkey;
-		msg.to = w->raddr;
-		break;
-	default:
-		msg.opcode = siw_tx_send_opcode(w);
-		msg.inval_stag = w->inval_stag;
-		break;
-	}
-	rv = siw_tx_wqe_sgl(s, &msg.sgl);
-	s->tx_zc = !(w->flags & SIW_WQE_INLINE) &&
-		   siw_tx_zc_ok(s, s->wqe_bytes);
-	if (s->tx_zc && !rv) {
-		s->tx_ubuf = siw_zc_start(s, s->wqe_seq);
-		s->tx_zc = s->tx_ubuf;
-	}
-	if (!rv)
-		rv = siw_engine_tx_msg(&s->tx, &msg);
-	if (rv) {
-		siw_tx_put_msg(s);
-		siw_tx_wqe_done(s, IB_WC_LOC_PROT_ERR);
-		return rv;
-	}
-	s->tx_kind = SIW_TX_WQE;
-	return 1;
-}
-
-/*
- * The source region of the Read Response in progress was invalidated or
- * deregistered since the Read Request arrived: the response ends with a
- * Terminate (RDMAP, remote protection error, invalid STag), which the
- * loop sends next. Returns 1.
- */
-static int siw_tx_rresp_revoked(struct siw_stream *s)
-{
-	struct siw_rdmap_term_info ti = {
-		.err = SIW_DDP_ERR_RDMAP_INVALID_STAG,
-	};
-
-	siw_stream_fail(s, ti.err, &ti);
-	return 1;
-}
-
-/* Answer the oldest inbound Read Request. Returns 1 or 0 (none) */
-static int siw_tx_start_rresp(struct siw_stream *s)
-{
-	struct siw_engine_msg msg = { .opcode = SIW_RDMAP_READ_RESP };
-	struct siw_rdmap_rreq *rr = &s->rresp.rr;
-	unsigned long flags;
-	u32 n = 0;
-	int rv;
-
-	/* the receive path kicks the work after it queued a Read Request */
-	if (s->irq_get == READ_ONCE(s->irq_put))
-		return 0;
-	spin_lock_irqsave(&s->lock, flags);
-	if (s->irq_get == s->irq_put) {
-		spin_unlock_irqrestore(&s->lock, flags);
-		return 0;
-	}
-	s->rresp = s->irq[s->irq_get++ % s->ird];
-	spin_unlock_irqrestore(&s->lock, flags);
-	s->tx_kind = SIW_TX_RRESP;
-
-	rv = siw_tx_seg_reserve(s, siw_tx_range_segs(rr->len));
-	if (!rv && rr->len)
-		rv = siw_tx_add_range(s, s->rresp.mr, s->rresp.gen,
-				      rr->src_to, rr->len, true, &n);
-	if (rv == -EACCES)
-		return siw_tx_rresp_revoked(s);
-	if (rv)
-		return rv;
-	msg.stag = rr->sink_stag;
-	msg.to = rr->sink_to;
-	msg.sgl = (struct siw_engine_sgl){ .seg = s->seg, .nseg = n };
-	/*
-	 * Copied, never by reference: no completion tells when TCP let go
-	 * of the pages, and an invalidation of the source must leave the
-	 * peer nothing it could read after (security.rst)
-	 */
-	s->tx_zc = false;
-	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
-}
-
-static int siw_tx_start_rtr(struct siw_stream *s)
-{
-	struct siw_engine_msg msg = { .stag = SIW_RTR_STAG };
-	struct siw_rdmap_rreq rr = {
-		.sink_stag = SIW_RTR_STAG,
-		.src_stag = SIW_RTR_STAG,
-	};
-
-	switch (s->rtr) {
-	case SIW_MPA_RTR_WRITE:
-		msg.opcode = SIW_RDMAP_WRITE;
-		break;
-	case SIW_MPA_RTR_READ:
-		msg.opcode = SIW_RDMAP_READ_REQ;
-		msg.rreq = &rr;
-		break;
-	default:
-		msg.opcode = SIW_RDMAP_SEND;
-		break;
-	}
-	if (siw_engine_tx_msg(&s->tx, &msg))
-		return -EPROTO;
-	if (s->rtr == SIW_MPA_RTR_READ)
-		siw_tx_orq_push(s, &rr, true, true);
-	s->tx_kind = SIW_TX_RTR;
-	return 1;
-}
-
-static int siw_tx_start_term(struct siw_stream *s)
-{
-	struct siw_rdmap_term_info ti = {
-		.err = s->term_err,
-		.seg = s->term_seg_len ? s->term_seg : NULL,
-		.seg_avail = s->term_seg_len,
-		.seg_len = s->term_ulpdu_len,
-		.seg_len_valid = s->term_len_valid,
-	};
-	struct siw_engine_msg msg = {
-		.opcode = SIW_RDMAP_TERMINATE,
-		.term = &ti,
-	};
-
-	/* a message cut short: the Terminate follows its last full FPDU */
-	siw_engine_tx_abort(&s->tx);
-	siw_tx_put_msg(s);
-	s->tx_kind = SIW_TX_TERM;
-	s->tx_term_err = ti.err;
-	return siw_engine_tx_msg(&s->tx, &msg) ? -EPROTO : 1;
-}
-
-/* What to send next: 1 with a message started, 0 if nothing, -errno */
-static int siw_tx_start(struct siw_stream *s)
-{
-	unsigned long flags;
-	bool term, rtr;
-	int rv;
-
-	/* whoever sets either kicks the work afterwards */
-	if (READ_ONCE(s->term_pending) || READ_ONCE(s->rtr_pending)) {
-		spin_lock_irqsave(&s->lock, flags);
-		term = s->term_pending;
-		rtr = s->rtr_pending && !s->stopped;
-		s->term_pending = false;
-		s->rtr_pending = false;
-		spin_unlock_irqrestore(&s->lock, flags);
-		if (term)
-			return siw_tx_start_term(s);
-		if (rtr)
-			return siw_tx_start_rtr(s);
-	}
-	if (s->tx_kind == SIW_TX_WQE)
-		return siw_tx_read_next(s);
-	if (siw_stream_stopped(s) || READ_ONCE(s->qp->state) != SIW_QP_RTS)
-		return 0;
-	rv = siw_tx_start_rresp(s);
-	if (!rv)
-		rv = siw_tx_start_wqe(s);
-	return rv;
-}
-
-/* The Terminate's FPDU is on the socket: nothing follows it */
-static void siw_tx_term_sent(struct siw_stream *s)
-{
-	static const u8 stat[] = {
-		[SIW_TERM_LAYER_RDMAP] = SIW_STAT_TERM_TX_RDMAP,
-		[SIW_TERM_LAYER_DDP] = SIW_STAT_TERM_TX_DDP,
-		[SIW_TERM_LAYER_LLP] = SIW_STAT_TERM_TX_LLP,
-	};
-	const struct siw_ddp_errinfo *e = siw_ddp_errinfo(s->tx_term_err);
-
-	s->term_sent = true;
-	if (e->layer < ARRAY_SIZE(stat))
-		siw_stats_add(s->qp->qdev->stats, stat[e->layer], 1);
-	trace_siw_term_tx(s->qp->base.qp_num, s->tx_term_err, e->layer,
-			  e->etype, e->ecode);
-}
-
-/* The message's last FPDU is on the socket */
-static void siw_tx_msg_sent(struct siw_stream *s)
-{
-	switch (s->tx_kind) {
-	case SIW_TX_WQE:
-		siw_tx_put_msg(s);
-		if (s->wqe.opcode == SIW_OP_READ ||
-		    s->wqe.opcode == SIW_OP_READ_LOCAL_INV) {
-			/* more Read Requests to send for it? */
-			if (s->rd_off < s->wqe_bytes)
-				return;
-		} else {
-			siw_tx_wqe_done(s, IB_WC_SUCCESS);
-		}
-		break;
-	case SIW_TX_RRESP:
-		/* its IRD slot was freed with the socket held: siw_tx_run() */
-		siw_tx_put_msg(s);
-		break;
-	case SIW_TX_TERM:
-		siw_tx_term_sent(s);
-		if (!s->term_from_cm)
-			siw_stream_closed(s, -EPROTO);
-		break;
-	default:
-		break;
-	}
-	s->tx_kind = SIW_TX_IDLE;
-	s->tx_zc = false;
-}
-
-static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
-			struct bio_vec *bv)
+static void siw_stx_bvec(const struct siw_engine_seg *p, u32 skip,
+			 struct bio_vec *bv)
 {
 	const u8 *a;
 
@@ -933,9 +152,9 @@ static void siw_tx_bvec(const struct siw_engine_seg *p, u32 skip,
 	bv->bv_len = p->len - skip;
 }
 
-/* One call of siw_tx_push() handed TCP these octets */
-static void siw_tx_count_octets(struct siw_stream *s, u32 zc, u32 copied,
-				u32 staged)
+/* One call of siw_stx_push() handed TCP these octets */
+static void siw_stx_count_octets(struct siw_stream *s, u32 zc, u32 copied,
+				 u32 staged)
 {
 	struct siw_stats __percpu *st = s->qp->qdev->stats;
 
@@ -952,8 +171,8 @@ static void siw_tx_count_octets(struct siw_stream *s, u32 zc, u32 copied,
  * A staged piece from @skip on as page vectors at @bv[*n], one per page
  * it touches, a vector extended where the octets go on in its page
  */
-static u32 siw_tx_stage_bvecs(const struct siw_engine_seg *p, u32 skip,
-			      struct bio_vec *bv, unsigned int *n)
+static u32 siw_stx_stage_bvecs(const struct siw_engine_seg *p, u32 skip,
+			       struct bio_vec *bv, unsigned int *n)
 {
 	const u8 *a = (const u8 *)p->addr + skip;
 	u32 left = p->len - skip, c;
@@ -975,7 +194,7 @@ static u32 siw_tx_stage_bvecs(const struct siw_engine_seg *p, u32 skip,
 }
 
 /* Page vectors a staged piece may need */
-static unsigned int siw_tx_stage_nbv(const struct siw_engine_seg *p)
+static unsigned int siw_stx_stage_nbv(const struct siw_engine_seg *p)
 {
 	return (p->len >> PAGE_SHIFT) + 2;
 }
@@ -986,8 +205,8 @@ static unsigned int siw_tx_stage_nbv(const struct siw_engine_seg *p)
  * and TCP copies instead where the route cannot gather. Returns the
  * octets queued, or -errno if none.
  */
-static int siw_tx_sendmsg_zc(struct siw_stream *s, struct bio_vec *bv,
-			     unsigned int n, u32 len, int flags)
+static int siw_stx_sendmsg_zc(struct siw_stream *s, struct bio_vec *bv,
+			      unsigned int n, u32 len, int flags)
 {
 	struct msghdr msg = {
 		.msg_flags = flags | MSG_ZEROCOPY,
@@ -999,8 +218,8 @@ static int siw_tx_sendmsg_zc(struct siw_stream *s, struct bio_vec *bv,
 }
 
 /* May this piece go to TCP by reference? */
-static bool siw_tx_piece_zc(const struct siw_stream *s,
-			    const struct siw_engine_seg *p)
+static bool siw_stx_piece_zc(const struct siw_stream *s,
+			     const struct siw_engine_seg *p)
 {
 	return s->tx_ubuf && p->kind == SIW_ENGINE_SEG_PAGE &&
 	       sendpage_ok(p->page);
@@ -1012,7 +231,7 @@ static bool siw_tx_piece_zc(const struct siw_stream *s,
  * a time. Returns 0 once all of it went, -EAGAIN if the send buffer
  * filled, or another -errno.
  */
-static int siw_tx_push(struct siw_stream *s)
+static int siw_stx_push(struct siw_stream *s)
 {
 	const int base = MSG_DONTWAIT | MSG_NOSIGNAL;
 	struct bio_vec *bv = s->tx_bv;
@@ -1037,12 +256,12 @@ static int siw_tx_push(struct siw_stream *s)
 			n = 0;
 			total = 0;
 			do {
-				total += siw_tx_stage_bvecs(&d->piece[i++], skip,
+				total += siw_stx_stage_bvecs(&d->piece[i++], skip,
 							    bv, &n);
 				skip = 0;
 			} while (i < d->n &&
 				 d->piece[i].kind == SIW_ENGINE_SEG_STAGED &&
-				 n + siw_tx_stage_nbv(&d->piece[i]) <=
+				 n + siw_stx_stage_nbv(&d->piece[i]) <=
 				 ARRAY_SIZE(s->tx_bv));
 			more = (i < d->n || !d->last || s->tx_more) ?
 			       MSG_MORE : 0;
@@ -1056,18 +275,18 @@ static int siw_tx_push(struct siw_stream *s)
 				break;
 			continue;
 		}
-		if (siw_tx_piece_zc(s, p)) {
+		if (siw_stx_piece_zc(s, p)) {
 			/* a run of pages by reference, with the notification */
 			n = 0;
 			total = 0;
-			while (i < d->n && siw_tx_piece_zc(s, &d->piece[i])) {
-				siw_tx_bvec(&d->piece[i++], skip, &bv[n]);
+			while (i < d->n && siw_stx_piece_zc(s, &d->piece[i])) {
+				siw_stx_bvec(&d->piece[i++], skip, &bv[n]);
 				total += bv[n++].bv_len;
 				skip = 0;
 			}
 			more = (i < d->n || !d->last || s->tx_more) ?
 			       MSG_MORE : 0;
-			rv = siw_tx_sendmsg_zc(s, bv, n, total, base | more);
+			rv = siw_stx_sendmsg_zc(s, bv, n, total, base | more);
 			if (rv > 0) {
 				s->tx_off += rv;
 				zc += rv;
@@ -1079,9 +298,9 @@ static int siw_tx_push(struct siw_stream *s)
 		/* a run of pieces to copy */
 		n = 0;
 		total = 0;
-		while (i < d->n && !siw_tx_piece_zc(s, &d->piece[i]) &&
+		while (i < d->n && !siw_stx_piece_zc(s, &d->piece[i]) &&
 		       d->piece[i].kind != SIW_ENGINE_SEG_STAGED) {
-			siw_tx_bvec(&d->piece[i++], skip, &bv[n]);
+			siw_stx_bvec(&d->piece[i++], skip, &bv[n]);
 			total += bv[n++].bv_len;
 			skip = 0;
 		}
@@ -1097,7 +316,7 @@ static int siw_tx_push(struct siw_stream *s)
 		if (rv < 0 || rv < total)
 			break;
 	}
-	siw_tx_count_octets(s, zc, copied, staged);
+	siw_stx_count_octets(s, zc, copied, staged);
 	if (rv < 0 && rv != -EAGAIN)
 		return rv;
 	if (s->tx_off < d->wire_len)
@@ -1110,7 +329,7 @@ static int siw_tx_push(struct siw_stream *s)
  * The send buffer is full: the write-space callback resumes once there
  * is room. Returns true if there is room already.
  */
-static bool siw_tx_block(struct siw_stream *s)
+static bool siw_stx_block(struct siw_stream *s)
 {
 	WRITE_ONCE(s->tx_blocked, true);
 	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_STALLS, 1);
@@ -1119,11 +338,25 @@ static bool siw_tx_block(struct siw_stream *s)
 	return sk_stream_is_writeable(s->sock->sk);
 }
 
+/* The socket's write-space callback: resume a run the full buffer ended */
+void siw_sk_write_space(struct sock *sk)
+{
+	struct siw_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s && READ_ONCE(s->tx_blocked) && sk_stream_is_writeable(sk)) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		siw_stream_kick(s);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
 /*
  * Take the socket's lock for a run of FPDUs, unless held already; *@held
  * counts the FPDUs pushed under this hold, plus one (0: not held)
  */
-static void siw_tx_sk_hold(struct siw_stream *s, unsigned int *held)
+static void siw_stx_sk_hold(struct siw_stream *s, unsigned int *held)
 {
 	if (*held)
 		return;
@@ -1132,7 +365,7 @@ static void siw_tx_sk_hold(struct siw_stream *s, unsigned int *held)
 }
 
 /* Let go of the socket: TCP processes what arrived meanwhile */
-static void siw_tx_sk_drop(struct siw_stream *s, unsigned int *held)
+static void siw_stx_sk_drop(struct siw_stream *s, unsigned int *held)
 {
 	if (*held)
 		release_sock(s->sock->sk);
@@ -1140,7 +373,7 @@ static void siw_tx_sk_drop(struct siw_stream *s, unsigned int *held)
 }
 
 /* The FPDU is cut from a Read Response's source: is it still granted? */
-static bool siw_tx_rresp_usable(const struct siw_stream *s)
+static bool siw_stx_rresp_usable(const struct siw_stream *s)
 {
 	return s->tx_kind != SIW_TX_RRESP || !s->rresp.mr ||
 	       siw_mr_usable(s->rresp.mr, s->rresp.gen);
@@ -1151,9 +384,9 @@ static bool siw_tx_rresp_usable(const struct siw_stream *s)
  * lower path MTU from ICMP changes mss_cache at once, a device's new MTU
  * at TCP's next send, so the FPDU after that one follows it
  */
-static void siw_tx_follow_mss(struct siw_stream *s)
+static void siw_stx_follow_mss(struct siw_stream *s)
 {
-	siw_engine_tx_set_emss(&s->tx, siw_tx_fpdu_room(s));
+	siw_engine_tx_set_emss(&s->tx, siw_stx_fpdu_room(s));
 }
 
 /*
@@ -1161,7 +394,7 @@ static void siw_tx_follow_mss(struct siw_stream *s)
  * octets of the last one it cut (pieces from @first on): copy them to
  * the batch's own buffer. Returns false if they do not fit.
  */
-static bool siw_tx_keep_frame(struct siw_stream *s, unsigned int first)
+static bool siw_stx_keep_frame(struct siw_stream *s, unsigned int first)
 {
 	struct siw_engine_txd *d = &s->txd;
 	struct siw_engine_seg *p;
@@ -1191,7 +424,7 @@ static bool siw_tx_keep_frame(struct siw_stream *s, unsigned int first)
  * source revoked (the next FPDU fails on it), or when it is full; an
  * error of the engine is kept for after the batch went out.
  */
-static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
+static bool siw_stx_cut_more(struct siw_stream *s, unsigned int *first)
 {
 	struct siw_engine_txd *d = &s->txd;
 	struct siw_engine_txd more = {
@@ -1202,13 +435,13 @@ static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
 	int rv;
 
 	if (d->last || d->n + SIW_ENGINE_TX_PIECES > ARRAY_SIZE(s->piece) ||
-	    READ_ONCE(s->term_pending) || !siw_tx_rresp_usable(s) ||
-	    !siw_tx_keep_frame(s, *first))
+	    READ_ONCE(s->term_pending) || !siw_stx_rresp_usable(s) ||
+	    !siw_stx_keep_frame(s, *first))
 		return false;
 	/* the stage is full: the next batch takes the next stage */
-	if (d->stage && d->stage->size - d->stage->used < siw_tx_stage_need(s))
+	if (d->stage && d->stage->size - d->stage->used < siw_stx_stage_need(s))
 		return false;
-	siw_tx_follow_mss(s);
+	siw_stx_follow_mss(s);
 	rv = siw_engine_tx_next(&s->tx, &more);
 	if (rv <= 0) {
 		s->tx_cut_err = rv ? rv : -EPROTO;
@@ -1226,10 +459,10 @@ static bool siw_tx_cut_more(struct siw_stream *s, unsigned int *first)
 /*
  * Cut the next FPDUs of the message in progress, up to @batch of them,
  * or start a message; a message starts with the socket let go (*@held,
- * see siw_tx_sk_hold())
+ * see siw_stx_sk_hold())
  */
-static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held,
-			    unsigned int batch)
+static int siw_stx_next_fpdu(struct siw_stream *s, unsigned int *held,
+			     unsigned int batch)
 {
 	unsigned int first = 0;
 	int rv = s->tx_cut_err;
@@ -1241,20 +474,20 @@ static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held,
 	}
 	if (!siw_engine_tx_busy(&s->tx) ||
 	    (READ_ONCE(s->term_pending) && s->tx_kind != SIW_TX_TERM)) {
-		siw_tx_sk_drop(s, held);
-		rv = siw_tx_start(s);
+		siw_stx_sk_drop(s, held);
+		rv = siw_stx_start(s);
 		if (rv <= 0)
 			return rv;
 		if (!siw_engine_tx_busy(&s->tx))
 			return 1;	/* a local operation: nothing to send */
 	}
 	/* each FPDU of a Read Response finds its source still granted */
-	if (!siw_tx_rresp_usable(s))
-		return siw_tx_rresp_revoked(s);
-	siw_tx_follow_mss(s);
+	if (!siw_stx_rresp_usable(s))
+		return siw_stx_rresp_revoked(s);
+	siw_stx_follow_mss(s);
 	s->txd.piece = s->piece;
 	s->txd.max = SIW_ENGINE_TX_PIECES;
-	s->txd.stage = siw_tx_stage_start(s);
+	s->txd.stage = siw_stx_stage_start(s);
 	rv = siw_engine_tx_next(&s->tx, &s->txd);
 	if (rv <= 0)
 		return rv ? rv : -EPROTO;
@@ -1262,15 +495,15 @@ static int siw_tx_next_fpdu(struct siw_stream *s, unsigned int *held,
 	s->tx_fpdu = true;
 	s->tx_nfpdu = 1;
 	s->tx_frame_used = 0;
-	while (s->tx_nfpdu < batch && siw_tx_cut_more(s, &first))
+	while (s->tx_nfpdu < batch && siw_stx_cut_more(s, &first))
 		;
 	return 1;
 }
 
 /* A local error on a work request: it completed in error, stop the QP */
-static void siw_tx_local_error(struct siw_stream *s, int rv)
+static void siw_stx_local_error(struct siw_stream *s, int rv)
 {
-	siw_tx_retire(s);
+	siw_stx_retire(s);
 	if (rv == -EAGAIN || rv == -EPIPE || rv == -ECONNRESET) {
 		siw_stream_closed(s, rv);
 		return;
@@ -1285,7 +518,7 @@ static void siw_tx_local_error(struct siw_stream *s, int rv)
  * processes the acknowledgments that queued up meanwhile (they free
  * send buffer space and release pages sent by reference).
  */
-static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
+static void siw_stx_sk_next(struct siw_stream *s, unsigned int *held)
 {
 	*held += s->tx_nfpdu;
 	if (*held > SIW_TX_HOLD_FPDUS) {
@@ -1299,7 +532,7 @@ static void siw_tx_sk_next(struct siw_stream *s, unsigned int *held)
  * in the run: have TCP send the part segment it holds. The socket is
  * not held.
  */
-static void siw_tx_uncork(struct siw_stream *s)
+static void siw_stx_uncork(struct siw_stream *s)
 {
 	s->tx_corked = false;
 	tcp_sock_set_cork(s->sock->sk, false);
@@ -1310,11 +543,11 @@ static void siw_tx_uncork(struct siw_stream *s)
  * pushed), cutting up to @batch FPDUs at a time, @tx_mutex held; stop
  * after the first whole message if @one_msg; queue the work for what is
  * left. A short message the run finds posted behind the one it pushes
- * shares that one's last segment where both fit (siw_tx_pack_fits()):
+ * shares that one's last segment where both fit (siw_stx_pack_fits()):
  * TCP gets the first with MSG_MORE, no timer holds anything.
  */
-static void siw_tx_run_steps(struct siw_stream *s, int budget,
-			     unsigned int batch, bool one_msg)
+static void siw_stx_run_steps(struct siw_stream *s, int budget,
+			      unsigned int batch, bool one_msg)
 {
 	unsigned int held = 0;
 	int rv = 0;
@@ -1326,21 +559,21 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 		    s->tx_kind != SIW_TX_TERM)
 			break;
 		if (s->tx_fpdu) {
-			siw_tx_sk_hold(s, &held);
+			siw_stx_sk_hold(s, &held);
 			s->tx_more = !one_msg && budget && s->txd.last &&
-				     siw_tx_pack_fits(s);
+				     siw_stx_pack_fits(s);
 			s->tx_pack_octets = s->tx_more ? s->tx_pack_octets +
 					    s->txd.wire_len - s->tx_off : 0;
-			rv = siw_tx_push(s);
+			rv = siw_stx_push(s);
 			s->tx_corked = s->tx_more && !rv;
 			s->tx_more = false;
 			if (rv)
-				siw_tx_sk_drop(s, &held);
+				siw_stx_sk_drop(s, &held);
 			if (rv == -EAGAIN) {
-				if (siw_tx_retire(s))
+				if (siw_stx_retire(s))
 					siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC,
 							NULL);
-				if (siw_tx_block(s))
+				if (siw_stx_block(s))
 					siw_stream_kick(s);
 				return;
 			}
@@ -1358,20 +591,20 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 				 */
 				if (s->tx_kind == SIW_TX_RRESP)
 					siw_engine_rx_ird_put(&s->rx);
-				siw_tx_sk_drop(s, &held);
-				siw_tx_msg_sent(s);
+				siw_stx_sk_drop(s, &held);
+				siw_stx_msg_sent(s);
 				if (one_msg)
 					break;
 			} else {
-				siw_tx_sk_next(s, &held);
+				siw_stx_sk_next(s, &held);
 			}
 			continue;
 		}
-		rv = siw_tx_next_fpdu(s, &held, batch);
+		rv = siw_stx_next_fpdu(s, &held, batch);
 		if (rv <= 0)
-			siw_tx_sk_drop(s, &held);
+			siw_stx_sk_drop(s, &held);
 		if (rv < 0) {
-			siw_tx_local_error(s, rv);
+			siw_stx_local_error(s, rv);
 			return;
 		}
 		if (!rv)
@@ -1380,8 +613,8 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 		if (s->tx_fpdu)
 			budget -= min_t(int, budget, s->tx_nfpdu - 1);
 	}
-	siw_tx_sk_drop(s, &held);
-	if (siw_tx_retire(s))
+	siw_stx_sk_drop(s, &held);
+	if (siw_stx_retire(s))
 		siw_stream_fail(s, SIW_DDP_ERR_RDMAP_CATASTROPHIC, NULL);
 	/* pairs with the poster's barrier: see entries posted meanwhile */
 	smp_mb();
@@ -1391,22 +624,22 @@ static void siw_tx_run_steps(struct siw_stream *s, int budget,
 		 siw_sq_posted(s->qp, s->sq_next - s->sq_head) &&
 		 !siw_sq_peek(s->qp, s->sq_next - s->sq_head, &s->wqe) &&
 		 READ_ONCE(s->qp->state) == SIW_QP_RTS &&
-		 !(s->wqe.flags & SIW_WQE_READ_FENCE) && !siw_tx_orq_full(s))
+		 !(s->wqe.flags & SIW_WQE_READ_FENCE) && !siw_stx_orq_full(s))
 		siw_stream_kick(s);
 }
 
-/* siw_tx_run_steps(), then whatever TCP still holds for a next message goes */
-static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
-		       bool one_msg)
+/* siw_stx_run_steps(), then whatever TCP still holds for a next message goes */
+static void siw_stx_run(struct siw_stream *s, int budget, unsigned int batch,
+			bool one_msg)
 {
-	siw_tx_run_steps(s, budget, batch, one_msg);
+	siw_stx_run_steps(s, budget, batch, one_msg);
 	s->tx_pack_octets = 0;
 	if (s->tx_corked)
-		siw_tx_uncork(s);
+		siw_stx_uncork(s);
 }
 
 /**
- * siw_tx_flush_term() - the stream stops: send the Terminate still due
+ * siw_stx_flush_term() - the stream stops: send the Terminate still due
  * @s: the stream, its TX work cancelled, @s->tx_mutex held
  *
  * A local error queued a Terminate that the work had no time to send
@@ -1417,7 +650,7 @@ static void siw_tx_run(struct siw_stream *s, int budget, unsigned int batch,
  *
  * Context: process.
  */
-void siw_tx_flush_term(struct siw_stream *s)
+void siw_stx_flush_term(struct siw_stream *s)
 {
 	unsigned int held = 0;
 	int steps = 8, rv;
@@ -1427,41 +660,41 @@ void siw_tx_flush_term(struct siw_stream *s)
 			   s->tx_kind == SIW_TX_TERM)) {
 		if (s->tx_fpdu) {
 			lock_sock(s->sock->sk);
-			rv = siw_tx_push(s);
+			rv = siw_stx_push(s);
 			release_sock(s->sock->sk);
 			if (rv)
 				return;
 			s->tx_fpdu = false;
 			if (s->tx_kind == SIW_TX_TERM && s->txd.last) {
-				siw_tx_term_sent(s);
+				siw_stx_term_sent(s);
 				return;
 			}
 			continue;
 		}
-		if (siw_tx_next_fpdu(s, &held, 1) <= 0)
+		if (siw_stx_next_fpdu(s, &held, 1) <= 0)
 			return;
 	}
 }
 
 /**
- * siw_tx_work() - the transmit work item of a stream
+ * siw_stx_work() - the transmit work item of a stream
  * @w: &struct siw_stream.tx_work
  *
  * Context: process (the siw_tx workqueue); never waits for the socket,
- * only for a doorbell's siw_tx_direct() to finish.
+ * only for a doorbell's siw_stx_direct() to finish.
  */
-void siw_tx_work(struct work_struct *w)
+void siw_stx_work(struct work_struct *w)
 {
 	struct siw_stream *s = container_of(w, struct siw_stream, tx_work);
 
 	mutex_lock(&s->tx_mutex);
-	siw_tx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, false);
+	siw_stx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, false);
 	mutex_unlock(&s->tx_mutex);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
+EXPORT_SYMBOL_IF_KUNIT(siw_stx_work);
 
 /**
- * siw_tx_direct() - a process rang its doorbell: send from its thread
+ * siw_stx_direct() - a process rang its doorbell: send from its thread
  * @s: the stream, with @s->tx_mutex taken by siw_qp_sq_run()
  *
  * If the stream is idle, the doorbell sends the next message from the
@@ -1473,12 +706,12 @@ EXPORT_SYMBOL_IF_KUNIT(siw_tx_work);
  *
  * Context: process, may sleep; no lock held but @s->tx_mutex.
  */
-void siw_tx_direct(struct siw_stream *s)
+void siw_stx_direct(struct siw_stream *s)
 {
 	if (s->tx_fpdu || s->tx_kind != SIW_TX_IDLE)
 		siw_stream_kick(s);
 	else
-		siw_tx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, true);
+		siw_stx_run(s, SIW_TX_BUDGET, SIW_TX_BATCH_FPDUS, true);
 	/*
 	 * mutex_unlock() may still touch the mutex after the detach that
 	 * waits for it took it; the stream is freed only after a grace

@@ -21,7 +21,7 @@
  * one more reference while the message is being pushed; the last put,
  * wherever it happens (softirq, process), marks the work request's
  * record released and kicks the transmit work, which completes work
- * requests in order (siw_tx_retire()).
+ * requests in order (siw_stx_retire()).
  *
  * A ubuf_info may outlive its stream (TCP keeps unacknowledged octets
  * after the socket is released): it points at a small shared hub, not
@@ -89,7 +89,7 @@ static void siw_zc_put(struct sk_buff *skb, struct ubuf_info *u, bool zc)
 	spin_lock_irqsave(&hub->lock, flags);
 	s = hub->s;
 	if (s) {
-		/* pairs with siw_tx_retire(): the record is read after this */
+		/* pairs with siw_stx_retire(): the record is read after this */
 		smp_store_release(&s->sq_rec[z->wqe_seq & s->sq_mask].zc,
 				  false);
 		siw_stream_kick(s);
