@@ -20,7 +20,7 @@
 # from 2 B to 8 MiB) and TRAFFIC_PERF_ITERS its iterations (50; latency
 # tools twice as many). TRAFFIC_RD_ITERS sets the iterations of the six
 # ib_read_bw runs with the receive work on another CPU (1500, on the
-# debug kernel 400; a module with rx_poll_us only). TRAFFIC_LOCAL=1 puts
+# debug kernel 200; a module with rx_poll_us only). TRAFFIC_LOCAL=1 puts
 # the client on siw_a too,
 # talking to its own address (loopback through a local address) instead
 # of across the pair. The logs of a failed check are kept in
@@ -40,10 +40,16 @@ COUNT=${TRAFFIC_COUNT:-20}
 SIZES=${TRAFFIC_SIZES:-"64 4096 65535"}
 PERF=${TRAFFIC_PERF:-"4096 65536"}
 ITERS=${TRAFFIC_PERF_ITERS:-50}
+# the debug kernel (KASAN, lockdep, kmemleak) runs every check with
+# fewer repetitions: the same paths, in the time make check has
+if [ "${SIW_KERNEL:-debian}" = debug ]; then
+	COUNT=${TRAFFIC_COUNT:-5}
+	ITERS=${TRAFFIC_PERF_ITERS:-20}
+fi
 # the Read Responses of each rx_poll_us run: a few seconds each on
 # Debian's kernel; the debug kernel (KASAN) takes 20 to 70 s for 1500
 RD_ITERS=${TRAFFIC_RD_ITERS:-1500}
-[ "${SIW_KERNEL:-debian}" != debug ] || RD_ITERS=${TRAFFIC_RD_ITERS:-400}
+[ "${SIW_KERNEL:-debian}" != debug ] || RD_ITERS=${TRAFFIC_RD_ITERS:-200}
 CLI_LIMIT=${TRAFFIC_TIMEOUT:-60}	# seconds a client may take
 SRV_LIMIT=$((CLI_LIMIT + 60))	# seconds a server may live
 REAP=30				# seconds a server may take after its client
