@@ -4,6 +4,9 @@
 
 set -u
 fails=0
+# the judges scripts/selftest also runs on the host
+# shellcheck source=judge-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/judge-lib.sh"
 
 # The checks a script reports, as make check counts them
 # (scripts/check-lib.sh): one line "ok: ...", "FAIL: ..." or "skip: ..."
