@@ -102,17 +102,31 @@ step() {
 # (scripts/tests/batch.sh). Each script's ok/FAIL/skip lines are its
 # checks (check-lib.sh: a non-zero exit without a FAIL line fails, and so
 # do fewer checks than LIST's minimum); the guest's verdict is one more.
+# On the debug kernel the batch ends with kmemleak's scan and a leak
+# planted by scripts/selftest-fault's module, which the scan must find
+# (batch.sh): two more checks, which must be there.
 batch() {
-	local kernel=$1 dir=$SIW_TOP/out/guest/check-$1 t name
+	local kernel=$1 dir=$SIW_TOP/out/guest/check-$1 t name ko probe=()
 	shift
+	if [ "$kernel" = debug ]; then
+		rm -rf "$SIW_TOP/out/fault"
+		if ko=$(fault_ko debug "$SIW_TOP/out/fault" 2> "$logs/fault-debug.log"); then
+			probe=(--leak-probe "$ko")
+		else
+			nok "build scripts/selftest-fault for the debug kernel (log: ${logs#"$SIW_TOP"/}/fault-debug.log)"
+		fi
+	fi
 	"$SIW_TOP/scripts/guest" --kernel "$kernel" --timeout 2400 --out "$dir" \
-		"$SIW_TOP/scripts/tests/batch.sh" "$@" > "$logs/guest-$kernel.log" 2>&1
+		"$SIW_TOP/scripts/tests/batch.sh" "${probe[@]}" "$@" \
+		> "$logs/guest-$kernel.log" 2>&1
 	for t in "$@"; do
 		name=$(basename "$t" .sh)
 		count_script "$kernel $name" "$dir/main/$name.log" \
 			"$(cat "$dir/main/$name.rc" 2>/dev/null || echo none)" \
 			"$(list_min "$t" "$kernel")"
 	done
+	[ "$kernel" != debug ] ||
+		count_script "$kernel kmemleak" "$dir/main/kmemleak.log" 0 2
 	count_guest "$kernel" "$dir/main"
 	grep -q "^script exit status" "$dir/main/verdict" 2>/dev/null || {
 		echo "    --- end of the guest's output:"
