@@ -38,7 +38,9 @@ check() {
 }
 
 # t_keep DIR NAME...: copy $work/NAME.* and the trace buffer (as
-# NAME.trace) to $SIW_OUT/DIR, to look at after a failed check
+# NAME.trace) to $SIW_OUT/DIR, to look at after a failed check, with
+# both ends as they are now (NAME.ends: each namespace's `rdma
+# statistic`, `rdma res` and `ss -tina`)
 t_keep() {
 	local dir n
 	[ -n "${SIW_OUT:-}" ] || return 0
@@ -49,8 +51,25 @@ t_keep() {
 		# shellcheck disable=SC2154 # $work: the calling script's
 		cp "$work/$n".* "$dir/" 2>/dev/null
 		cp "$tr/trace" "$dir/$n.trace" 2>/dev/null
+		t_ends > "$dir/$n.ends" 2>&1
 	done
 	return 0
+}
+
+# t_ends: this namespace's and $SIW_NS's RDMA counters and resources and
+# TCP sockets, for a failed check's record
+t_ends() {
+	local where
+	for where in here "$SIW_NS"; do
+		echo "=== $where $(date +%T)"
+		if [ "$where" = here ]; then
+			rdma statistic show; rdma res show qp; rdma res show cm_id
+			ss -tina
+		else
+			ip netns exec "$SIW_NS" sh -c \
+				'rdma statistic show; rdma res show qp; rdma res show cm_id; ss -tina'
+		fi
+	done
 }
 
 # log_has FILE REGEX [N]: FILE has a line matching the extended REGEX;
