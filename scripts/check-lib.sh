@@ -136,7 +136,8 @@ batch() {
 
 # two_guests KERNEL NAME SCRIPT: SCRIPT in two guests on KERNEL joined by
 # a socket network (scripts/guest --peer-script); the checks of both
-# count, and so does each guest's verdict
+# count, and so does each guest's verdict. LIST's minimums for SCRIPT
+# interop.sh are on its lines interop-main and interop-peer.
 two_guests() {
 	local kernel=$1 name=$2 script=$SIW_TOP/scripts/tests/$3
 	local dir=$SIW_TOP/out/guest/check-$2 role
@@ -144,7 +145,8 @@ two_guests() {
 		--peer-script "$script" "$script" > "$logs/guest-$name.log" 2>&1
 	for role in main peer; do
 		count_script "$name $role" "$dir/$role/output.log" \
-			"$(cat "$dir/$role/rc" 2>/dev/null || echo none)"
+			"$(cat "$dir/$role/rc" 2>/dev/null || echo none)" \
+			"$(list_min "$(basename "$3" .sh)-$role" "$kernel")"
 		count_guest "$name $role" "$dir/$role"
 	done
 }
