@@ -86,8 +86,8 @@ fault_ko() {
 	dest=$2/fault-$kver
 	[ ! -f "$dest/siw_selftest_fault.ko" ] ||
 		{ echo "$dest/siw_selftest_fault.ko"; return 0; }
-	rm -rf "$dest" && cp -r "$SIW_TOP/scripts/selftest-fault" "$dest" ||
-		return 1
+	rm -rf "$dest" && mkdir -p "$2" &&
+		cp -r "$SIW_TOP/scripts/selftest-fault" "$dest" || return 1
 	if ! make -s -j"$SIW_JOBS" -C "$kdir" M="$dest" W=1 modules \
 		> "$dest/build.log" 2>&1 || grep -qi "warning:" "$dest/build.log"; then
 		cat "$dest/build.log" >&2
