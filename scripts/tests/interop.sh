@@ -38,12 +38,12 @@
 # (4096); one rping per role also runs INTEROP_LONG (50) pings of 64 KiB.
 # A failed case keeps, in $SIW_OUT/interop/, what both ends saw: the
 # clients' and servers' logs, ours' trace (events siw and siw_cm, all on
-# for the run; upstream siw has no tracepoints), the TCP connection as
-# `ss -tin` showed it each second on both ends while the case ran
-# (NAME.ss-ours, NAME.ss-upstream), and each end's `rdma statistic`,
-# `rdma res` and TCP counters (nstat) before the case and after it
-# (NAME.ends-before, NAME.ends-after), with upstream's kernel log
-# (NAME.dmesg-upstream).
+# for the run; upstream siw has no tracepoints), the case's TCP sockets
+# as `ss -tin` showed them on both ends while it ran, sampled five times
+# a second (NAME.ss-ours, NAME.ss-upstream), and each end's `rdma
+# statistic`, `rdma res` and TCP counters (nstat) before the case and
+# after it (NAME.ends-before, NAME.ends-after), with upstream's kernel
+# log (NAME.dmesg-upstream).
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
@@ -101,18 +101,17 @@ ends() {
 	remote "rdma statistic show; rdma -dd res show qp; rdma res show cm_id; nstat -asz 2>/dev/null | grep -E '^#|Tcp|TCPTimeouts|Retrans|Reset|Abort'"
 }
 
-# watch_start NAME: from now until watch_stop, `ss -tin` of the case's
-# connection (TCP port $port) once a second on both ends, and both
-# ends' counters now (ends)
+# watch_start NAME: from now until watch_stop, the case's TCP sockets
+# (port $port) on both ends, as `ss -tin` shows them each time they
+# change (ss-watch.sh), and both ends' counters now (ends)
 watched=
 watch_start() {
-	local sel="( sport = :$port or dport = :$port )"
 	ends > "$work/$1.ends-before" 2>&1
-	( while :; do date +%T; ss -tin "$sel"; sleep 1; done ) \
+	timeout $((SRV_LIMIT + 30)) bash "$here/ss-watch.sh" "$port" \
 		> "$work/$1.ss-ours" 2>&1 &
 	watched=$!
-	# named interop-watch-NAME (its $0), for watch_stop's pkill
-	remote "timeout $((SRV_LIMIT + 30)) bash -c 'while :; do date +%T; ss -tin \"$sel\"; sleep 1; done' interop-watch-$1 > /tmp/interop-$1.ss 2>&1 &" \
+	# named by interop-watch-NAME, for watch_stop's pkill
+	remote "timeout $((SRV_LIMIT + 30)) bash $here/ss-watch.sh $port interop-watch-$1 > /tmp/interop-$1.ss 2>&1 &" \
 		> /dev/null 2>&1
 }
 
