@@ -42,8 +42,9 @@
 # as `ss -tin` showed them on both ends while it ran, sampled five times
 # a second (NAME.ss-ours, NAME.ss-upstream), and each end's `rdma
 # statistic`, `rdma res` and TCP counters (nstat) before the case and
-# after it (NAME.ends-before, NAME.ends-after), with upstream's kernel
-# log (NAME.dmesg-upstream).
+# after it (NAME.ends-before, NAME.ends-after; upstream siw on 6.1 has
+# no counters, its `rdma statistic` answers "Invalid argument"), with
+# upstream's kernel log (NAME.dmesg-upstream).
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
