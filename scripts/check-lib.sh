@@ -102,17 +102,31 @@ step() {
 # (scripts/tests/batch.sh). Each script's ok/FAIL/skip lines are its
 # checks (check-lib.sh: a non-zero exit without a FAIL line fails, and so
 # do fewer checks than LIST's minimum); the guest's verdict is one more.
+# On the debug kernel the batch ends with kmemleak's scan and a leak
+# planted by scripts/selftest-fault's module, which the scan must find
+# (batch.sh): two more checks, which must be there.
 batch() {
-	local kernel=$1 dir=$SIW_TOP/out/guest/check-$1 t name
+	local kernel=$1 dir=$SIW_TOP/out/guest/check-$1 t name ko probe=()
 	shift
+	if [ "$kernel" = debug ]; then
+		rm -rf "$SIW_TOP/out/fault"
+		if ko=$(fault_ko debug "$SIW_TOP/out/fault" 2> "$logs/fault-debug.log"); then
+			probe=(--leak-probe "$ko")
+		else
+			nok "build scripts/selftest-fault for the debug kernel (log: ${logs#"$SIW_TOP"/}/fault-debug.log)"
+		fi
+	fi
 	"$SIW_TOP/scripts/guest" --kernel "$kernel" --timeout 2400 --out "$dir" \
-		"$SIW_TOP/scripts/tests/batch.sh" "$@" > "$logs/guest-$kernel.log" 2>&1
+		"$SIW_TOP/scripts/tests/batch.sh" "${probe[@]}" "$@" \
+		> "$logs/guest-$kernel.log" 2>&1
 	for t in "$@"; do
 		name=$(basename "$t" .sh)
 		count_script "$kernel $name" "$dir/main/$name.log" \
 			"$(cat "$dir/main/$name.rc" 2>/dev/null || echo none)" \
 			"$(list_min "$t" "$kernel")"
 	done
+	[ "$kernel" != debug ] ||
+		count_script "$kernel kmemleak" "$dir/main/kmemleak.log" 0 2
 	count_guest "$kernel" "$dir/main"
 	grep -q "^script exit status" "$dir/main/verdict" 2>/dev/null || {
 		echo "    --- end of the guest's output:"
@@ -122,7 +136,8 @@ batch() {
 
 # two_guests KERNEL NAME SCRIPT: SCRIPT in two guests on KERNEL joined by
 # a socket network (scripts/guest --peer-script); the checks of both
-# count, and so does each guest's verdict
+# count, and so does each guest's verdict. LIST's minimums for SCRIPT
+# interop.sh are on its lines interop-main and interop-peer.
 two_guests() {
 	local kernel=$1 name=$2 script=$SIW_TOP/scripts/tests/$3
 	local dir=$SIW_TOP/out/guest/check-$2 role
@@ -130,7 +145,8 @@ two_guests() {
 		--peer-script "$script" "$script" > "$logs/guest-$name.log" 2>&1
 	for role in main peer; do
 		count_script "$name $role" "$dir/$role/output.log" \
-			"$(cat "$dir/$role/rc" 2>/dev/null || echo none)"
+			"$(cat "$dir/$role/rc" 2>/dev/null || echo none)" \
+			"$(list_min "$(basename "$3" .sh)-$role" "$kernel")"
 		count_guest "$name $role" "$dir/$role"
 	done
 }

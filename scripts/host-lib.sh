@@ -70,3 +70,48 @@ debug_kernel_key() {
 debug_kernel_dir() {
 	echo "$SIW_CACHE/debug-kernel-$(debug_kernel_key)"
 }
+
+# fault_ko KERNEL DIR: build scripts/selftest-fault (the harness's
+# test-only module, never part of siw.ko) for KERNEL (debian or debug)
+# in DIR/fault-<release>, unless it is there; prints the module's path
+fault_ko() {
+	local kdir kver dest
+	if [ "$1" = debug ]; then
+		kdir=$("$SIW_TOP/scripts/debug-kernel")/src || return 1
+		kver=$(cat "$kdir/../release")
+	else
+		kver=$(debian_kver)
+		kdir=/usr/src/linux-headers-$kver
+	fi
+	dest=$2/fault-$kver
+	[ ! -f "$dest/siw_selftest_fault.ko" ] ||
+		{ echo "$dest/siw_selftest_fault.ko"; return 0; }
+	rm -rf "$dest" && mkdir -p "$2" &&
+		cp -r "$SIW_TOP/scripts/selftest-fault" "$dest" || return 1
+	if ! make -s -j"$SIW_JOBS" -C "$kdir" M="$dest" W=1 modules \
+		> "$dest/build.log" 2>&1 || grep -qi "warning:" "$dest/build.log"; then
+		cat "$dest/build.log" >&2
+		rm -f "$dest/siw_selftest_fault.ko"
+		return 1
+	fi
+	echo "$dest/siw_selftest_fault.ko"
+}
+
+# judged FILE: a guest's kernel log as scripts/guest judges it: kmemleak's
+# summary line of the leak that batch.sh plants on purpose
+# (kmemleak_probe in scripts/tests/guest-lib.sh), between its two
+# markers, is left out; the probe's own check says whether the leak was
+# found. Nothing else is, and nothing of a probe without its end marker.
+judged() {
+	awk 'function flush(all, i) {
+		for (i = 1; i <= n; i++)
+			if (all || buf[i] !~ /kmemleak: [0-9]+ new suspected memory leaks/)
+				print buf[i]
+		n = 0
+	}
+	/siw-leak-probe: planting a leak/ { flush(1); probe = 1 }
+	probe { buf[++n] = $0 }
+	!probe { print }
+	probe && /siw-leak-probe: done/ { flush(0); probe = 0 }
+	END { flush(1) }' "$1" 2>/dev/null
+}

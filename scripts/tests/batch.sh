@@ -4,8 +4,22 @@
 # of the debug kernel under emulation costs a minute). Each script's
 # output goes to $SIW_OUT/<name>.log and its exit status to
 # $SIW_OUT/<name>.rc. Exits non-zero if any of them did.
+#
+#   batch.sh [--leak-probe KO] SCRIPT...
+#
+# Where kmemleak runs (the debug kernel), the batch ends with one scan
+# and, with --leak-probe, a leak planted by KO (scripts/selftest-fault's
+# module) that the scan must find: kmemleak is shown alive after the
+# last script, not only in a short guest of its own. Those checks go to
+# $SIW_OUT/kmemleak.log, which make check counts.
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
+
+probe=
+if [ "${1:-}" = --leak-probe ]; then
+	probe=$2
+	shift 2
+fi
 
 export SIW_BATCH=1
 rc=0
@@ -19,5 +33,19 @@ for t in "$@"; do
 	echo "=== $name exited $r"
 	[ $r -eq 0 ] || rc=1
 done
-SIW_BATCH='' kmemleak_scan
+
+# kmemleak_final: the batch's scan, then the planted leak
+kmemleak_final() {
+	if SIW_BATCH='' kmemleak_scan; then
+		t_pass "kmemleak: the batch's scan ran after its last script"
+	fi
+	[ -z "$probe" ] ||
+		t_check "kmemleak: a leak planted after the last script is found" \
+			kmemleak_probe "$probe"
+	[ "$fails" = 0 ]
+}
+if [ -e /sys/kernel/debug/kmemleak ] || [ "${SIW_KERNEL:-}" = debug ]; then
+	kmemleak_final > "$SIW_OUT/kmemleak.log" 2>&1 || rc=1
+	cat "$SIW_OUT/kmemleak.log"
+fi
 exit $rc

@@ -223,7 +223,7 @@ fi
 nvmet_down
 nvme_img_rm
 
-link_delete 300 td_b ns
+t_check "$PEER: device on $SIW_IF_B deleted" link_delete 300 td_b ns
 t_check "$PEER: device deleted" link_delete 300 td_a
 consumer_unload "$PEER"
 kmemleak_scan

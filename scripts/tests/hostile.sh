@@ -43,7 +43,8 @@
 # runs 1500 on the debug kernel); SEED: the PRNG
 # seed (default: the time); SOFT: the most survivable frames per
 # connection (default 4; env HOSTILE_SOFT); MIN_FRAMES: the fewest
-# hostile frames the run must count (default 1). All are printed. The
+# hostile frames the run must count (default: a third of CONNS x (SOFT +
+# 1), hostile_min_frames in judge-lib.sh). All are printed. The
 # module's MPA and RTR timers are set to 2 s so that a peer that falls
 # silent costs little.
 # shellcheck source=guest-lib.sh
@@ -55,7 +56,7 @@ conns=200
 CONNS=${1:-${HOSTILE_CONNS:-$conns}}
 SEED=${2:-$(date +%s)}
 SOFT=${3:-${HOSTILE_SOFT:-4}}
-MIN_FRAMES=${4:-1}
+MIN_FRAMES=${4:-$(hostile_min_frames "$CONNS" "$SOFT")}
 N_CONNECT=$((CONNS * 3 / 5))
 N_MARKERS=$((CONNS / 5))
 N_LISTEN=$((CONNS - N_CONNECT - N_MARKERS))
@@ -81,19 +82,10 @@ check "load the module (MPA and RTR timers ${TMO_MS} ms)" \
 check "rdma link add siw_a on $SIW_IF_A" \
 	rdma link add siw_a type siw netdev "$SIW_IF_A"
 
-# frames LOG: the hostile frames a peer's log counts
-frames() {
-	sed -n 's/^seed [0-9]*: \([0-9]*\) hostile frames.*/\1/p' "$1"
-}
-total=0
-
 # show NAME: the peer's and the target's logs of phase NAME
 show() {
-	local n
 	sed 's/^/  peer: /' "$work/$1.peer"
 	sed 's/^/  target: /' "$work/$1.target" | tail -n 3
-	n=$(frames "$work/$1.peer")
-	total=$((total + ${n:-0}))
 }
 
 # The connect and markers phases share one target (a target costs
@@ -158,11 +150,9 @@ against_connect() {
 check "listen: mutated MPA Replies, every connect of the module ends in bounded time, then hostile traffic (seed $SEED)" \
 	against_connect "$N_LISTEN"
 
-min_frames() {
-	echo "hostile: $total hostile frames in all, seed $SEED, $CONNS connections"
-	[ "$total" -ge "$MIN_FRAMES" ]
-}
-check "at least $MIN_FRAMES hostile frames sent" min_frames
+check "at least $MIN_FRAMES hostile frames sent (seed $SEED, $CONNS connections)" \
+	hostile_sent "$MIN_FRAMES" "$work/connect.peer" "$work/markers.peer" \
+	"$work/listen.peer"
 
 # afterwards, an honest client is served as before
 check "rdma link add siw_b on $SIW_IF_B (in $SIW_NS)" \

@@ -36,7 +36,15 @@
 #
 # INTEROP_COUNT sets the pings per rping (5), INTEROP_SIZE their size
 # (4096); one rping per role also runs INTEROP_LONG (50) pings of 64 KiB.
-# Logs of a failed check are kept in $SIW_OUT/interop/.
+# A failed case keeps, in $SIW_OUT/interop/, what both ends saw: the
+# clients' and servers' logs, ours' trace (events siw and siw_cm, all on
+# for the run; upstream siw has no tracepoints), the case's TCP sockets
+# as `ss -tin` showed them on both ends while it ran, sampled five times
+# a second (NAME.ss-ours, NAME.ss-upstream), and each end's `rdma
+# statistic`, `rdma res` and TCP counters (nstat) before the case and
+# after it (NAME.ends-before, NAME.ends-after; upstream siw on 6.1 has
+# no counters, its `rdma statistic` answers "Invalid argument"), with
+# upstream's kernel log (NAME.dmesg-upstream).
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
@@ -82,12 +90,55 @@ US=$SIW_IP_ETH		# ours
 
 remote() { python3 "$agent" run "$UP" "$AGENT_PORT" "$*"; }
 
-# keep NAME: save the logs and the trace of a failed check
-keep() { t_keep interop "$@"; }
+# ends: the counters and resources of both ends, ours first
+ends() {
+	echo "=== ours ($SIW_IP_ETH) $(date +%T)"
+	rdma statistic show
+	rdma -dd res show qp
+	rdma res show cm_id
+	nstat -asz 2>/dev/null | grep -E "^#|Tcp|TCPTimeouts|Retrans|Reset|Abort"
+	echo "=== upstream ($UP)"
+	# the agent takes one line a command
+	remote "rdma statistic show; rdma -dd res show qp; rdma res show cm_id; nstat -asz 2>/dev/null | grep -E '^#|Tcp|TCPTimeouts|Retrans|Reset|Abort'"
+}
+
+# watch_start NAME: from now until watch_stop, the case's TCP sockets
+# (port $port) on both ends, as `ss -tin` shows them each time they
+# change (ss-watch.sh), and both ends' counters now (ends)
+watched=
+watch_start() {
+	ends > "$work/$1.ends-before" 2>&1
+	timeout $((SRV_LIMIT + 30)) bash "$here/ss-watch.sh" "$port" \
+		> "$work/$1.ss-ours" 2>&1 &
+	watched=$!
+	# named by interop-watch-NAME, for watch_stop's pkill
+	remote "timeout $((SRV_LIMIT + 30)) bash $here/ss-watch.sh $port interop-watch-$1 > /tmp/interop-$1.ss 2>&1 &" \
+		> /dev/null 2>&1
+}
+
+watch_stop() {
+	[ -n "$watched" ] || return 0
+	kill "$watched" 2>/dev/null
+	wait "$watched" 2>/dev/null
+	watched=
+	# [i]: a pattern that does not match the pkill's own command line
+	remote "pkill -f '[i]nterop-watch-$1\$'" > /dev/null 2>&1
+	return 0
+}
+
+# keep NAME: save what both ends saw of a failed case (see the top)
+keep() {
+	watch_stop "$1"
+	ends > "$work/$1.ends-after" 2>&1
+	remote "cat /tmp/interop-$1.ss" > "$work/$1.ss-upstream" 2>&1
+	remote "dmesg | tail -n 200" > "$work/$1.dmesg-upstream" 2>&1
+	t_keep interop "$1"
+}
 
 # on the way out, whatever happened: the peer guest's agent ends, so
 # that the peer guest does not wait for its time limit
 cleanup() {
+	[ -z "${watched:-}" ] || kill "$watched" 2>/dev/null
 	srv_reap 0
 	[ -n "${rsrv:-}" ] && kill "$rsrv" 2>/dev/null
 	remote "pkill rping" > /dev/null 2>&1
@@ -179,6 +230,7 @@ to_upstream() {
 	local name=$1 rc_c rc_s
 	port=$((port + 1))
 	trace_clear
+	watch_start "$name"
 	rsrv_start "$name" "$port" "$(rping_srv "$UP" "$2" "$3")" ||
 		{ keep "$name"; return 1; }
 	# shellcheck disable=SC2046
@@ -189,6 +241,7 @@ to_upstream() {
 	rc_s=$?
 	judge "$name" "$rc_c" "$rc_s" "$2" || return 1
 	mpa_expect "$4" || { keep "$name"; return 1; }
+	watch_stop "$name"
 }
 
 # from_upstream NAME COUNT SIZE MPA-LINE: upstream connects to our
@@ -197,6 +250,7 @@ from_upstream() {
 	local name=$1 rc_c rc_s
 	port=$((port + 1))
 	trace_clear
+	watch_start "$name"
 	# rping_srv prints a command line, split into its words on purpose
 	# shellcheck disable=SC2046
 	srv_start "$work/$name.srv" "$port" $(rping_srv "$US" "$2" "$3") ||
@@ -208,6 +262,7 @@ from_upstream() {
 	rc_s=$?
 	judge "$name" "$rc_c" "$rc_s" "$2" || return 1
 	mpa_expect "$4" || { keep "$name"; return 1; }
+	watch_stop "$name"
 }
 
 # failed_cleanly LOG: the client's rping failed in time with a rejected
@@ -237,6 +292,7 @@ to_upstream_fails() {
 	port=$((port + 1))
 	echo "interop: case $port" > /dev/kmsg
 	trace_clear
+	watch_start "$name"
 	rsrv_start "$name" "$port" "$(rping_srv "$UP" 1 "$SIZE")" ||
 		{ keep "$name"; return 1; }
 	# shellcheck disable=SC2046
@@ -248,6 +304,7 @@ to_upstream_fails() {
 	mpa_seen | sed 's/^/traced: /'
 	logged "$2" || ok=1
 	[ "$ok" = 0 ] || keep "$name"
+	watch_stop "$name"
 	return $ok
 }
 
@@ -259,6 +316,7 @@ from_upstream_fails() {
 	port=$((port + 1))
 	echo "interop: case $port" > /dev/kmsg
 	trace_clear
+	watch_start "$name"
 	# shellcheck disable=SC2046 # rping_srv: a command line, to split
 	srv_start "$work/$name.srv" "$port" $(rping_srv "$US" 1 "$SIZE") ||
 		{ keep "$name"; return 1; }
@@ -275,6 +333,7 @@ from_upstream_fails() {
 	mpa_seen | sed 's/^/traced: /'
 	logged "$2" || ok=1
 	[ "$ok" = 0 ] || keep "$name"
+	watch_stop "$name"
 	return $ok
 }
 
@@ -283,8 +342,10 @@ t0=$SECONDS
 check "module file exists" test -f "$SIW_KO"
 check "load the module" load_siw "$SIW_KO"
 check "rdma link add $DEV on eth0" rdma link add "$DEV" type siw netdev eth0
-check "trace event siw_cm:siw_cm_mpa enabled" \
-	sh -c "echo 1 > $tr/events/siw_cm/siw_cm_mpa/enable"
+# siw_cm:siw_cm_mpa judges each case's MPA outcome; the rest of siw_cm
+# and siw are kept with a failed case
+check "trace events siw_cm and siw enabled" \
+	sh -c "echo 1 > $tr/events/siw_cm/enable && echo 1 > $tr/events/siw/enable"
 check "the peer guest's agent answers" \
 	python3 "$agent" wait "$UP" "$AGENT_PORT" 180
 check "the peer guest runs upstream siw" \
@@ -348,13 +409,14 @@ if [ -n "${INTEROP_CRASH_UPSTREAM:-}" ]; then
 		eval 'policy $DEV 2 allowed N Y send &&
 		      to_upstream_fails p2p-send-to "siw_cm: cep [0-9]+: .*RTR"'
 else
-	t_log "skip: P2P with only a Send RTR against upstream (it crashes upstream's kernel; INTEROP_CRASH_UPSTREAM=1 runs it)"
+	t_skip "ours -> upstream, P2P with only a Send RTR: it crashes upstream's kernel (iw_cm BUG(), see above); INTEROP_CRASH_UPSTREAM=1 runs it"
 fi
 
 policy "$DEV" default default default default default
 remote "pkill rping; rdma resource show cm_id" > "$work/peer-cm_ids" 2>&1
 check "the peer guest's agent quits" remote "@@quit"
-echo 0 > "$tr/events/siw_cm/siw_cm_mpa/enable"
+echo 0 > "$tr/events/siw_cm/enable"
+echo 0 > "$tr/events/siw/enable"
 check "no cm_id or QP left on $DEV" \
 	bash -c "! rdma resource show cm_id | grep -q 'dev $DEV' && ! rdma resource show qp | grep -q 'dev $DEV'"
 check "rdma link delete $DEV" rdma link delete "$DEV"

@@ -121,25 +121,36 @@ ip link del siw-ns0 2>/dev/null
 
 # rdma link add racing with the removal of its netdev: the device must
 # never outlive the netdev (the netdev would wait forever for our
-# reference; the harness fails on "unregister_netdevice: waiting for")
+# reference; the harness fails on "unregister_netdevice: waiting for").
+# The netdev churns until some adds succeeded and some were refused (its
+# netdev gone), for 6 s at least and 120 s at most: a race that never
+# added a device tested nothing.
+touch /tmp/link-race.run
 (
-	end=$((SECONDS + 6))
-	while [ $SECONDS -lt $end ]; do
+	while [ -e /tmp/link-race.run ]; do
 		ip link add siw-race type veth peer name siw-race2 2>/dev/null
 		ip link del siw-race 2>/dev/null
 	done
 ) &
 churn=$!
-added=0
-while kill -0 "$churn" 2>/dev/null; do
-	rdma link add siw_race type siw netdev siw-race 2>/dev/null &&
+added=0 refused=0 t0=$SECONDS
+while [ $((SECONDS - t0)) -lt 120 ]; do
+	if rdma link add siw_race type siw netdev siw-race 2>/dev/null; then
 		added=$((added + 1))
+	else
+		refused=$((refused + 1))
+	fi
+	[ $((SECONDS - t0)) -lt 6 ] || { [ "$added" -ge 5 ] && [ "$refused" -ge 5 ] && break; }
 done
-wait
-echo "race: rdma link add succeeded $added times while the netdev churned"
+rm -f /tmp/link-race.run
+wait "$churn"
+echo "race: rdma link add succeeded $added times, was refused $refused times while the netdev churned ($((SECONDS - t0)) s)"
+raced() { [ "$added" -gt 0 ] && [ "$refused" -gt 0 ]; }
+t_check "the race added devices ($added) and had adds refused ($refused)" raced
 sleep 2
 t_check "no device outlives its netdev when add races with removal" \
 	bash -c '! rdma link show siw_race/1 2>/dev/null'
+ip link del siw-race 2>/dev/null
 
 t_check "rmmod siw" unload_siw
 t_check "/sys/devices/siw is gone with the module" test ! -e /sys/devices/siw

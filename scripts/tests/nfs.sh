@@ -185,8 +185,8 @@ done
 
 nfs_server_down
 rmdir "$CG" 2>/dev/null
-ns rdma link delete nfs_b
-rdma link delete nfs_a
+t_check "$PEER: rdma link delete nfs_b" ns rdma link delete nfs_b
+t_check "$PEER: rdma link delete nfs_a" rdma link delete nfs_a
 consumer_unload "$PEER"
 kmemleak_scan
 t_done

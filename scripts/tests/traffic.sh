@@ -304,15 +304,17 @@ fi
 # initiator fails a connection (CONNECT_ERROR, -EINVAL) whose first FPDU
 # comes in with the MPA Reply; so this runs only where the module can
 # negotiate it (mpa_p2p), reloaded with it.
-if modinfo -p "$ko" 2>/dev/null | grep -q "^mpa_p2p:"; then
-	up "${params[@]}" mpa_p2p=1
+# Ours must have mpa_p2p: without it this fails rather than skips.
+param_gate "$ko" "$SIW_KO" mpa_p2p
+case $? in
+0)	up "${params[@]}" mpa_p2p=1
 	check "ucmatose, server first (RTR): 2 connections, 10 sends each way" \
 		cmatose_run 7320 10
-	down
-else
-	t_skip "ucmatose, server first: $what cannot negotiate RTR" \
-		"(RFC 6581), and without it the server may not send first"
-fi
+	down ;;
+1)	t_skip "ucmatose, server first: $what cannot negotiate RTR" \
+		"(RFC 6581), and without it the server may not send first" ;;
+*)	t_fail "ucmatose, server first (RTR): $what has no mpa_p2p parameter" ;;
+esac
 
 kmemleak_scan
 echo "traffic: ran against $what"
