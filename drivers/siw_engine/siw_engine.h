@@ -343,10 +343,13 @@ struct siw_engine_rx_cfg {
 
 void siw_engine_rx_init(struct siw_engine_rx *rx,
 			const struct siw_engine_rx_cfg *cfg);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* for the tests: the engine fed events or a linear buffer */
 int siw_engine_rx_event(struct siw_engine_rx *rx,
 			const struct siw_mpa_rx_ev *ev);
 size_t siw_engine_rx_feed(struct siw_engine_rx *rx, const void *buf,
 			  size_t len);
+#endif
 unsigned int siw_engine_rx_skb(struct siw_engine_rx *rx, struct sk_buff *skb,
 			       unsigned int offset, unsigned int len);
 void siw_engine_rx_ird_put(struct siw_engine_rx *rx);

@@ -485,6 +485,7 @@ static int siw_rx_event(void *ctx, const struct siw_mpa_rx_ev *ev)
 	return rx->stage == SIW_ENGINE_RXS_STOPPED;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * siw_engine_rx_event() - take one event of the MPA deframer
  * @rx: the direction
@@ -528,6 +529,7 @@ size_t siw_engine_rx_feed(struct siw_engine_rx *rx, const void *buf,
 	return used;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_feed);
+#endif
 
 /**
  * siw_engine_rx_skb() - receive stream octets from an skb

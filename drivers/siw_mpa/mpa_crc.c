@@ -83,6 +83,7 @@ u32 siw_mpa_crc_copy(u32 state, void *dst, const void *src, size_t len)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_crc_copy);
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * siw_mpa_crc32c() - the CRC32c value of one buffer
  * @buf: the octets
@@ -97,3 +98,4 @@ u32 siw_mpa_crc32c(const void *buf, size_t len)
 						    len));
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_crc32c);
+#endif

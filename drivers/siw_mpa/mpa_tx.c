@@ -345,6 +345,7 @@ int siw_mpa_fpdu_flat_end(struct siw_mpa_fpdu *f, u8 *out)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_flat_end);
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * siw_mpa_fpdu_build() - frame a ULPDU into one contiguous buffer
  * @f: FPDU state to use
@@ -354,7 +355,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_flat_end);
  * @out: where the FPDU goes, markers included
  * @size: room at @out
  *
- * A copying convenience for small messages (Terminate, RTR indications).
+ * A copying convenience for the tests (the data path frames in pieces).
  *
  * Context: any.
  * Returns: octets written, -EMSGSIZE for an oversized ULPDU, -ENOSPC if
@@ -388,3 +389,4 @@ ssize_t siw_mpa_fpdu_build(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
 	return rv ? rv : done;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_build);
+#endif

@@ -112,7 +112,9 @@ const struct siw_mpa_rtr_info *siw_mpa_rtr_info(enum siw_mpa_rtr rtr);
 
 u32 siw_mpa_crc_update(u32 state, const void *buf, size_t len);
 u32 siw_mpa_crc_copy(u32 state, void *dst, const void *src, size_t len);
+#if IS_ENABLED(CONFIG_KUNIT)
 u32 siw_mpa_crc32c(const void *buf, size_t len);
+#endif
 
 /**
  * siw_mpa_crc_value() - the CRC32c value of a running state
@@ -233,9 +235,12 @@ void siw_mpa_fpdu_data_copy(struct siw_mpa_fpdu *f, void *dst,
 int siw_mpa_fpdu_flat(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
 		      u32 ulpdu_len, u8 *out);
 int siw_mpa_fpdu_flat_end(struct siw_mpa_fpdu *f, u8 *out);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* for the tests: a whole FPDU framed into one buffer */
 ssize_t siw_mpa_fpdu_build(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
 			   const void *ulpdu, u32 ulpdu_len,
 			   void *out, size_t size);
+#endif
 
 /* mpa_rx.c: receive deframing */
 
