@@ -96,16 +96,16 @@ static bool siw_stx_pack_fits(struct siw_stream *s)
 	struct siw_wqe *next = &s->wqe_next;
 	u32 len, mss;
 
+	/* what goes now leaves room for a short message: else no peek */
+	mss = READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
+	len = s->tx_pack_octets + s->txd.wire_len - s->tx_off +
+	      SIW_TX_PACK_FRAMING;
+	if (len >= mss)
+		return false;
 	if (READ_ONCE(s->irq_get) != READ_ONCE(s->irq_put) ||
 	    siw_sq_peek(s->qp, s->sq_next - s->sq_head, next))
 		return false;
-	len = siw_stx_msg_len(next);
-	if (len > SIW_TX_PACK_MAX)
-		return false;
-	mss = READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
-	len += s->tx_pack_octets + s->txd.wire_len - s->tx_off +
-	       SIW_TX_PACK_FRAMING;
-	return len <= mss;
+	return siw_stx_msg_len(next) <= min_t(u32, SIW_TX_PACK_MAX, mss - len);
 }
 
 /**
