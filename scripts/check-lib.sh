@@ -11,6 +11,9 @@
 # "skip: ..." (passed, failed, skipped). scripts/tests/LIST gives the
 # fewest checks each script must report.
 
+# shellcheck source=tests/judge-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tests/judge-lib.sh"
+
 passed=0 failed=0 skipped=0
 
 ok() { echo "ok: $*"; passed=$((passed + 1)); }
@@ -98,15 +101,17 @@ step() {
 	fi
 }
 
-# batch KERNEL SCRIPT...: one guest runs the scripts one after the other
-# (scripts/tests/batch.sh). Each script's ok/FAIL/skip lines are its
+# batch KERNEL[/NAME] SCRIPT...: one guest runs the scripts one after the
+# other (scripts/tests/batch.sh), its artefacts in out/guest/check-KERNEL
+# (check-KERNEL-NAME with /NAME: a second boot of the same kernel). Each script's ok/FAIL/skip lines are its
 # checks (check-lib.sh: a non-zero exit without a FAIL line fails, and so
 # do fewer checks than LIST's minimum); the guest's verdict is one more.
 # On the debug kernel the batch ends with kmemleak's scan and a leak
 # planted by scripts/selftest-fault's module, which the scan must find
 # (batch.sh): two more checks, which must be there.
 batch() {
-	local kernel=$1 dir=$SIW_TOP/out/guest/check-$1 t name ko probe=()
+	local kernel=${1%%/*} dir=$SIW_TOP/out/guest/check-${1//\//-} t name ko
+	local tag=${1//\//-} probe=()
 	shift
 	if [ "$kernel" = debug ]; then
 		rm -rf "$SIW_TOP/out/fault"
@@ -118,19 +123,19 @@ batch() {
 	fi
 	"$SIW_TOP/scripts/guest" --kernel "$kernel" --timeout 2400 --out "$dir" \
 		"$SIW_TOP/scripts/tests/batch.sh" "${probe[@]}" "$@" \
-		> "$logs/guest-$kernel.log" 2>&1
+		> "$logs/guest-$tag.log" 2>&1
 	for t in "$@"; do
-		name=$(basename "$t" .sh)
+		name=$(batch_name "$t")
 		count_script "$kernel $name" "$dir/main/$name.log" \
 			"$(cat "$dir/main/$name.rc" 2>/dev/null || echo none)" \
 			"$(list_min "$t" "$kernel")"
 	done
 	[ "$kernel" != debug ] ||
-		count_script "$kernel kmemleak" "$dir/main/kmemleak.log" 0 2
-	count_guest "$kernel" "$dir/main"
+		count_script "$tag kmemleak" "$dir/main/kmemleak.log" 0 2
+	count_guest "$tag" "$dir/main"
 	grep -q "^script exit status" "$dir/main/verdict" 2>/dev/null || {
 		echo "    --- end of the guest's output:"
-		tail -n 30 "$logs/guest-$kernel.log" | sed 's/^/    /'
+		tail -n 30 "$logs/guest-$tag.log" | sed 's/^/    /'
 	}
 }
 

@@ -5,7 +5,11 @@
 # output goes to $SIW_OUT/<name>.log and its exit status to
 # $SIW_OUT/<name>.rc. Exits non-zero if any of them did.
 #
-#   batch.sh [--leak-probe KO] SCRIPT...
+#   batch.sh [--leak-probe KO] SCRIPT[:ARG...]...
+#
+# A script's arguments follow its name, each after a colon
+# ("consumer-teardown.sh:siw:nvme"); its log is then named after both
+# (consumer-teardown-siw-nvme.log: batch_name in guest-lib.sh).
 #
 # Where kmemleak runs (the debug kernel), the batch ends with one scan
 # and, with --leak-probe, a leak planted by KO (scripts/selftest-fault's
@@ -24,10 +28,12 @@ fi
 export SIW_BATCH=1
 rc=0
 for t in "$@"; do
-	name=$(basename "$t" .sh)
+	name=$(batch_name "$t")
+	IFS=: read -r -a words <<< "$t"
 	echo "batch: $name" > /dev/kmsg
 	echo "=== $name"
-	timeout -k 10 900 bash "$(dirname "$0")/$t" > "$SIW_OUT/$name.log" 2>&1 < /dev/null
+	timeout -k 10 900 bash "$(dirname "$0")/${words[0]}" "${words[@]:1}" \
+		> "$SIW_OUT/$name.log" 2>&1 < /dev/null
 	r=$?
 	echo "$r" > "$SIW_OUT/$name.rc"
 	echo "=== $name exited $r"

@@ -143,3 +143,14 @@ kmemleak_planted() {
 			exit !(n > 0 && n == p)
 		}' "$1"
 }
+
+# batch_name SCRIPT[:ARG...]: the name batch.sh gives a script's log and
+# exit status, and make check its tag: the script's name without .sh,
+# then each argument after a dash, commas as plus signs
+# ("consumer-teardown.sh:siw:nfs,iser" is consumer-teardown-siw-nfs+iser)
+batch_name() {
+	local name
+	name=$(basename "${1%%:*}" .sh)
+	[ "$1" = "${1%%:*}" ] || name=$name-$(echo "${1#*:}" | tr ':,' '-+')
+	echo "$name"
+}
