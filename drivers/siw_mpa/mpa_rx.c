@@ -440,6 +440,8 @@ unsigned int siw_mpa_rx_skb(struct siw_mpa_rx *rx, struct sk_buff *skb,
 
 	skb_prepare_seq_read(skb, offset, offset + len, &st);
 	while ((chunk = skb_seq_read(done, &data, &st)) != 0) {
+		/* a run may go on past @offset + @len */
+		chunk = min(chunk, len - done);
 		for (off = 0; off < chunk; ) {
 			if (!rx->markers && siw_mpa_rx_idle(rx)) {
 				n = siw_mpa_rx_whole(rx, data + off,
