@@ -912,7 +912,13 @@ static const struct rx_skb_layout rx_skb_layouts[] = {
 	{ "head 7, frags of 13 at 4083", 3, 7, 13, 4083, 3 },
 	{ "no head, frags of 1000 at 96", 0, 0, 1000, 96, 4 },
 	{ "head 1, frags of 3 at 4093", 5, 1, 3, 4093, 4 },
+	{ "frags of a page", 0, 0, PAGE_SIZE, 0,
+	  DIV_ROUND_UP(RX_WIRE_SIZE, PAGE_SIZE) },
+	{ "linear, the whole stream", 0, RX_WIRE_SIZE, 0, 0, 0 },
 };
+
+/* Every FPDU of the stream lies whole in one run: the one-step path */
+#define RX_SKB_ONE_RUN	(&rx_skb_layouts[ARRAY_SIZE(rx_skb_layouts) - 1])
 
 /* An skb with @l->junk octets, then up to @len of @src; NULL on -ENOMEM */
 static struct sk_buff *rx_skb_new(const u8 *src, size_t len,
@@ -2430,6 +2436,119 @@ static void siw_engine_rx_bad(struct kunit *test)
 	rx_all_cuts(test, s, p, r);
 }
 
+/*
+ * The one-step path (whole FPDUs in one run of an skb) against the
+ * deframer's events (one linear buffer): the same end, and the FPDUs it
+ * should take were taken by it. That the events end as every split and
+ * every skb layout does, the cases above prove.
+ */
+
+/* Hostile streams whose offending FPDU the one-step path takes */
+static const char * const rx_fast_bad[] = {
+	"crc: send payload damaged",
+	"crc: write payload damaged",
+	"crc: crc field damaged",
+	"crc: over an invalid stag, crc wins",
+	"write, stag of no region",
+	"write, wrong key",
+	"write, region invalidated",
+	"write, stag of another pd",
+	"write, one octet below the base",
+	"write, one octet past the end",
+	"write, to wraps 2^64",
+	"write, region without remote write",
+	"write, second segment past the end",
+	"read response, none outstanding",
+	"send, msn ahead",
+	"send, msn repeated",
+	"send, msn changes within the message",
+	"send, no receive buffer left",
+	"send, no receive buffer posted",
+	"send one octet too long for the buffer",
+	"send too long on its second segment",
+	"send, mo at the end of the buffer",
+	"send on qn 1",
+	"invalidate, stag of no region",
+	"invalidate, region not remotely invalidatable",
+};
+
+static bool rx_fast_bad_takes(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rx_fast_bad); i++)
+		if (!strcmp(rx_fast_bad[i], name))
+			return true;
+	return false;
+}
+
+/* The framings without markers (bit 1 of the framing) */
+static const void *rx_fast_gen(const void *prev, char *desc,
+			       const void *(*gen)(const void *prev,
+						  char *desc))
+{
+	const void *next = prev;
+
+	do {
+		next = gen(next, desc);
+	} while (next && ((unsigned long)next - 1) & 2);
+	return next;
+}
+
+static const void *rx_fast_good_gen_params(const void *prev, char *desc)
+{
+	return rx_fast_gen(prev, desc, rx_good_gen_params);
+}
+
+static const void *rx_fast_bad_gen_params(const void *prev, char *desc)
+{
+	return rx_fast_gen(prev, desc, rx_bad_gen_params);
+}
+
+/* Receive @s by events, then in one step; returns FPDUs taken so */
+static u32 rx_fast_run(struct kunit *test, struct rx_stream *s,
+		       struct eng_peer *p)
+{
+	struct rx_result *ref = kunit_kzalloc(test, sizeof(*ref), GFP_KERNEL);
+	struct rx_result *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct rx_how how = { .cut = ENG_WHOLE, .skb = RX_SKB_ONE_RUN };
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ref);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	rx_run(test, s, p, &rx_whole, ref);
+	KUNIT_EXPECT_EQ(test, s->rx->fast, 0U);
+	rx_same_run(test, s, p, &how, ref, r);
+	return s->rx->fast;
+}
+
+/* Well-formed: every FPDU but the Read Requests' goes in one step */
+static void siw_engine_rx_fast_good(struct kunit *test)
+{
+	const struct rx_good_case *c;
+	struct rx_stream *s;
+	struct eng_peer *p;
+
+	s = rx_good_stream(test, &c, &p);
+	KUNIT_EXPECT_EQ(test, rx_fast_run(test, s, p), s->nfpdu - s->nrreq);
+}
+
+/* Hostile: the same error, Terminate, placements and completions */
+static void siw_engine_rx_fast_bad(struct kunit *test)
+{
+	unsigned long i = (unsigned long)test->param_value - 1;
+	const struct rx_bad_case *c = &rx_bad_cases[i / RX_FRAMINGS];
+	struct rx_stream *s;
+	struct eng_peer *p;
+	u32 fast;
+
+	s = rx_stream_new(test, i & 1, i & 2);
+	c->build(s);
+	p = rx_peer(test, s);
+	fast = rx_fast_run(test, s, p);
+	if (rx_fast_bad_takes(c->name))
+		KUNIT_EXPECT_EQ(test, fast, (u32)s->bad + 1);
+}
+
 /* Literal streams, written from the RFC figures */
 
 static const u8 rx_vec_send[] = {
@@ -2775,6 +2894,8 @@ static struct kunit_case siw_engine_rx_cases[] = {
 	KUNIT_CASE_PARAM(siw_engine_rx_good, rx_good_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_rx_cuts, rx_good_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_rx_bad, rx_bad_gen_params),
+	KUNIT_CASE_PARAM(siw_engine_rx_fast_good, rx_fast_good_gen_params),
+	KUNIT_CASE_PARAM(siw_engine_rx_fast_bad, rx_fast_bad_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_rx_vectors, rx_vec_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_rx_llp_errors, rx_llp_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_rx_local_fault, rx_fault_gen_params),

@@ -292,6 +292,7 @@ enum siw_engine_rx_stage {
  *	error in one: no Terminate is to be answered
  * @fpdus: FPDUs whose CRC checked, since siw_engine_rx_init(); the
  *	caller may read it (for its counters) but not write it
+ * @fast: FPDUs taken whole in one step, checked or not (KUnit only)
  * @keep: the first octets of the current segment
  *
  * Embedded by the caller and serialised by it (the QP's receive lock);
@@ -318,6 +319,9 @@ struct siw_engine_rx {
 	bool tagged_open;
 	bool peer_term;
 	u32 fpdus;
+#if IS_ENABLED(CONFIG_KUNIT)
+	u32 fast;
+#endif
 	u8 keep[SIW_ENGINE_RX_KEEP];
 };
 

@@ -25,6 +25,7 @@
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/skbuff.h>
 #include <linux/string.h>
 #include <rdma/ib_verbs.h>
 
@@ -223,6 +224,17 @@ static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
 	return err;
 }
 
+/* The header decoded well: check the segment against the queues */
+static void siw_rx_segment_check(struct siw_engine_rx *rx)
+{
+	enum siw_ddp_err err;
+
+	err = rx->h.tagged ? siw_rx_tagged_begin(rx) :
+			     siw_rx_untagged_begin(rx);
+	if (err)
+		siw_rx_fail(rx, err);
+}
+
 /* The whole header is in @keep: decode and check it */
 static void siw_rx_segment_begin(struct siw_engine_rx *rx)
 {
@@ -230,11 +242,10 @@ static void siw_rx_segment_begin(struct siw_engine_rx *rx)
 
 	rx->payload = rx->ulpdu_len - rx->got;
 	err = siw_ddp_hdr_decode(rx->keep, rx->got, &rx->h);
-	if (!err)
-		err = rx->h.tagged ? siw_rx_tagged_begin(rx) :
-				     siw_rx_untagged_begin(rx);
 	if (err)
 		siw_rx_fail(rx, err);
+	else
+		siw_rx_segment_check(rx);
 }
 
 /* Keep octets of a header, Read Request or Terminate (and sum them) */
@@ -452,6 +463,21 @@ static enum siw_ddp_err siw_rx_llp_err(enum siw_mpa_err err)
 	return SIW_DDP_ERR_LLP_CLOSED + (err - SIW_MPA_ERR_CLOSED);
 }
 
+/* The FPDU's CRC checked out */
+static void siw_rx_fpdu_end(struct siw_engine_rx *rx)
+{
+	rx->fpdus++;
+	siw_rx_segment_end(rx);
+}
+
+/* The deframer failed: the stream stops */
+static void siw_rx_llp_fail(struct siw_engine_rx *rx, enum siw_mpa_err err)
+{
+	/* the header that looked like a Terminate was not one */
+	rx->peer_term = false;
+	siw_rx_stop(rx, siw_rx_llp_err(err));
+}
+
 /*
  * siw_engine_rx_event() itself, in the shape of siw_mpa_rx_skb()'s actor,
  * which calls it for every event of an skb without a wrapper in between
@@ -471,13 +497,10 @@ static int siw_rx_event(void *ctx, const struct siw_mpa_rx_ev *ev)
 		siw_rx_data(rx, ev->data, ev->len, ev->crc);
 		break;
 	case SIW_MPA_EV_FPDU:
-		rx->fpdus++;
-		siw_rx_segment_end(rx);
+		siw_rx_fpdu_end(rx);
 		break;
 	case SIW_MPA_EV_ERROR:
-		/* the header that looked like a Terminate was not one */
-		rx->peer_term = false;
-		siw_rx_stop(rx, siw_rx_llp_err(ev->err));
+		siw_rx_llp_fail(rx, ev->err);
 		break;
 	default:
 		break;
@@ -531,6 +554,106 @@ size_t siw_engine_rx_feed(struct siw_engine_rx *rx, const void *buf,
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_feed);
 #endif
 
+#if IS_ENABLED(CONFIG_KUNIT)
+static void siw_rx_count_fast(struct siw_engine_rx *rx)
+{
+	rx->fast++;
+}
+#else
+static inline void siw_rx_count_fast(struct siw_engine_rx *rx)
+{
+}
+#endif
+
+/*
+ * The next FPDU lies whole at @p, in @len: take it in one step, with
+ * the same steps siw_rx_event() takes for the events of the FPDU (its
+ * header, its ULPDU in one run, its end), and so with the same checks,
+ * placements, completions and errors. Sends, Writes and Read Responses
+ * only, whose headers decode well; anything else is left to the events.
+ * Returns true if it took the FPDU; *@span is its octets if it lies
+ * whole at @p, else 0.
+ */
+static bool siw_rx_fast(struct siw_engine_rx *rx, const u8 *p, u32 len,
+			u32 *span)
+{
+	const u8 *seg = p + SIW_MPA_HDR_LEN;
+	u32 ulpdu, hlen, *crc;
+	int whole;
+
+	*span = 0;
+	whole = siw_mpa_rx_fpdu_whole(&rx->mpa, p, len);
+	if (whole < 0)
+		return false;
+	ulpdu = whole;
+	*span = siw_mpa_fpdu_len(ulpdu);
+	hlen = siw_ddp_hdr_len(seg, ulpdu);
+	if (!hlen || hlen > ulpdu)
+		return false;
+	memset(&rx->h, 0, sizeof(rx->h));
+	if (siw_ddp_hdr_decode(seg, hlen, &rx->h))
+		return false;
+	switch (siw_rx_op(rx)->class) {
+	case SIW_RDMAP_CLASS_WRITE:
+	case SIW_RDMAP_CLASS_READ_RESP:
+	case SIW_RDMAP_CLASS_SEND:
+		break;
+	default:
+		return false;
+	}
+	siw_rx_count_fast(rx);
+
+	/* SIW_MPA_EV_HDR: siw_rx_fpdu_start(), but @h is decoded */
+	crc = siw_mpa_rx_fpdu_take(&rx->mpa, p);
+	rx->ulpdu_len = ulpdu;
+	rx->done = 0;
+	rx->got = 0;
+	rx->need = hlen;
+	/* SIW_MPA_EV_DATA: siw_rx_hdr(), siw_rx_place() or the drain */
+	siw_rx_gather(rx, seg, hlen, crc);
+	rx->payload = ulpdu - hlen;
+	siw_rx_segment_check(rx);
+	if (rx->payload && rx->stage == SIW_ENGINE_RXS_PLACE)
+		siw_rx_place(rx, seg + hlen, rx->payload, crc);
+	else if (crc)
+		*crc = siw_mpa_crc_update(*crc, seg + hlen, rx->payload);
+	/* SIW_MPA_EV_FPDU, or SIW_MPA_EV_ERROR for a bad CRC */
+	if (siw_mpa_rx_fpdu_done(&rx->mpa, p))
+		siw_rx_fpdu_end(rx);
+	else
+		siw_rx_llp_fail(rx, SIW_MPA_ERR_CRC);
+	return true;
+}
+
+/*
+ * The octets of @skb from @off on that lie in one run, its linear part
+ * or one page fragment: their address, and how many in *@len; NULL if
+ * @off is in the frag list or in a fragment not mapped
+ */
+static const u8 *siw_rx_skb_run(const struct sk_buff *skb, unsigned int off,
+				unsigned int *len)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	unsigned int head = skb_headlen(skb), i, n;
+	const u8 *a;
+
+	if (off < head) {
+		*len = head - off;
+		return skb->data + off;
+	}
+	off -= head;
+	for (i = 0; i < sh->nr_frags; i++) {
+		n = skb_frag_size(&sh->frags[i]);
+		if (off < n) {
+			a = skb_frag_address_safe(&sh->frags[i]);
+			*len = n - off;
+			return a ? a + off : NULL;
+		}
+		off -= n;
+	}
+	return NULL;
+}
+
 /**
  * siw_engine_rx_skb() - receive stream octets from an skb
  * @rx: the direction
@@ -548,9 +671,30 @@ EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_feed);
 unsigned int siw_engine_rx_skb(struct siw_engine_rx *rx, struct sk_buff *skb,
 			       unsigned int offset, unsigned int len)
 {
-	if (rx->stage == SIW_ENGINE_RXS_STOPPED)
-		return 0;
-	return siw_mpa_rx_skb(&rx->mpa, skb, offset, len, siw_rx_event, rx);
+	unsigned int used = 0, n;
+	const u8 *p;
+	u32 span;
+
+	/*
+	 * Whole FPDUs in one run of @skb, each in one step; a whole one of
+	 * another kind by its events, and on
+	 */
+	while (used < len && rx->stage == SIW_ENGINE_RXS_HDR) {
+		p = siw_rx_skb_run(skb, offset + used, &n);
+		if (!p)
+			break;
+		if (!siw_rx_fast(rx, p, min(n, len - used), &span)) {
+			if (!span)
+				break;
+			span = siw_mpa_rx_skb(&rx->mpa, skb, offset + used,
+					      span, siw_rx_event, rx);
+		}
+		used += span;
+	}
+	if (used == len || rx->stage == SIW_ENGINE_RXS_STOPPED)
+		return used;
+	return used + siw_mpa_rx_skb(&rx->mpa, skb, offset + used, len - used,
+				     siw_rx_event, rx);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_rx_skb);
 

@@ -326,6 +326,58 @@ size_t siw_mpa_rx_parse(struct siw_mpa_rx *rx, const void *buf, size_t len,
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_parse);
 
 /*
+ * Octets of the FPDU at @p, CRC field included, if it lies whole in
+ * @len, else 0; its ULPDU Length in *@ulpdu
+ */
+static u32 siw_mpa_rx_span(const u8 *p, size_t len, u32 *ulpdu)
+{
+	u32 n;
+
+	if (len < SIW_MPA_HDR_LEN)
+		return 0;
+	*ulpdu = get_unaligned_be16(p);
+	n = SIW_MPA_HDR_LEN + *ulpdu + siw_mpa_pad_len(*ulpdu) +
+	    SIW_MPA_CRC_LEN;
+	return len < n ? 0 : n;
+}
+
+/* The header of the whole FPDU at @p, as siw_mpa_rx_header() leaves it */
+static void siw_mpa_rx_whole_hdr(struct siw_mpa_rx *rx, const u8 *p,
+				 u32 ulpdu)
+{
+	siw_mpa_rx_sum(rx, p, SIW_MPA_HDR_LEN);
+	rx->start = rx->pos;
+	rx->pos += SIW_MPA_HDR_LEN;
+	rx->ulpdu_len = ulpdu;
+	rx->pad = siw_mpa_pad_len(ulpdu);
+	rx->stage = ulpdu ? SIW_MPA_RXS_DATA :
+		    rx->pad ? SIW_MPA_RXS_PAD : SIW_MPA_RXS_CRC;
+}
+
+/*
+ * Pad and CRC field of the whole FPDU at @p, as siw_mpa_rx_trailer()
+ * checks them; its ULPDU was passed on. Returns true if the CRC checked
+ * out (the parser is between FPDUs again), false if the stream failed.
+ */
+static bool siw_mpa_rx_whole_end(struct siw_mpa_rx *rx, const u8 *p,
+				 u32 *rcvd, u32 *calc)
+{
+	const u8 *pad = p + SIW_MPA_HDR_LEN + rx->ulpdu_len;
+
+	siw_mpa_rx_sum(rx, pad, rx->pad);
+	rx->pos += rx->pad + SIW_MPA_CRC_LEN;
+	*rcvd = siw_mpa_crc_get(pad + rx->pad);
+	*calc = siw_mpa_crc_value(rx->crc);
+	if (rx->crc_on && *rcvd != *calc) {
+		rx->got = SIW_MPA_CRC_LEN;
+		siw_mpa_rx_fail(rx, SIW_MPA_ERR_CRC);
+		return false;
+	}
+	siw_mpa_rx_next_fpdu(rx);
+	return true;
+}
+
+/*
  * The parser is between two FPDUs and the peer inserts no markers: the
  * next FPDU may lie whole in @p, and then its events need no gathering
  * field by field. Each event, and the parser's state while @actor sees
@@ -343,24 +395,14 @@ static size_t siw_mpa_rx_whole(struct siw_mpa_rx *rx, const u8 *p,
 					    const struct siw_mpa_rx_ev *ev),
 			       void *ctx, struct siw_mpa_rx_ev *ev, bool *stop)
 {
-	u32 ulpdu, pad, crc_at;
+	u32 ulpdu, span, rcvd, calc;
+	bool ok;
 
-	if (len < SIW_MPA_HDR_LEN)
-		return 0;
-	ulpdu = get_unaligned_be16(p);
-	pad = siw_mpa_pad_len(ulpdu);
-	crc_at = SIW_MPA_HDR_LEN + ulpdu + pad;
-	if (len < crc_at + SIW_MPA_CRC_LEN)
+	span = siw_mpa_rx_span(p, len, &ulpdu);
+	if (!span)
 		return 0;
 
-	/* the header, as siw_mpa_rx_header() leaves the parser */
-	siw_mpa_rx_sum(rx, p, SIW_MPA_HDR_LEN);
-	rx->start = rx->pos;
-	rx->pos += SIW_MPA_HDR_LEN;
-	rx->ulpdu_len = ulpdu;
-	rx->pad = pad;
-	rx->stage = ulpdu ? SIW_MPA_RXS_DATA :
-		    pad ? SIW_MPA_RXS_PAD : SIW_MPA_RXS_CRC;
+	siw_mpa_rx_whole_hdr(rx, p, ulpdu);
 	siw_mpa_rx_ev_new(rx, ev, SIW_MPA_EV_HDR);
 	if (actor(ctx, ev)) {
 		*stop = true;
@@ -378,32 +420,90 @@ static size_t siw_mpa_rx_whole(struct siw_mpa_rx *rx, const u8 *p,
 			siw_mpa_rx_sum(rx, ev->data, ulpdu);
 		rx->off = ulpdu;
 		rx->pos += ulpdu;
-		rx->stage = pad ? SIW_MPA_RXS_PAD : SIW_MPA_RXS_CRC;
+		rx->stage = rx->pad ? SIW_MPA_RXS_PAD : SIW_MPA_RXS_CRC;
 		if (actor(ctx, ev)) {
 			*stop = true;
 			return SIW_MPA_HDR_LEN + ulpdu;
 		}
 	}
 
-	/* pad and CRC, as siw_mpa_rx_trailer() checks them */
-	siw_mpa_rx_sum(rx, p + SIW_MPA_HDR_LEN + ulpdu, pad);
-	rx->pos += pad + SIW_MPA_CRC_LEN;
-	siw_mpa_rx_ev_new(rx, ev, SIW_MPA_EV_FPDU);
-	ev->crc_rcvd = siw_mpa_crc_get(p + crc_at);
-	ev->crc_calc = siw_mpa_crc_value(rx->crc);
-	if (rx->crc_on && ev->crc_rcvd != ev->crc_calc) {
-		rx->got = SIW_MPA_CRC_LEN;
-		siw_mpa_rx_fail(rx, SIW_MPA_ERR_CRC);
-		siw_mpa_rx_event(rx, ev, SIW_MPA_EV_ERROR);
-		actor(ctx, ev);
+	ok = siw_mpa_rx_whole_end(rx, p, &rcvd, &calc);
+	siw_mpa_rx_ev_new(rx, ev, ok ? SIW_MPA_EV_FPDU : SIW_MPA_EV_ERROR);
+	ev->crc_rcvd = rcvd;
+	ev->crc_calc = calc;
+	if (actor(ctx, ev) || !ok)
 		*stop = true;
-		return crc_at + SIW_MPA_CRC_LEN;
-	}
-	siw_mpa_rx_next_fpdu(rx);
-	if (actor(ctx, ev))
-		*stop = true;
-	return crc_at + SIW_MPA_CRC_LEN;
+	return span;
 }
+
+/**
+ * siw_mpa_rx_fpdu_whole() - does the next FPDU lie whole at @p?
+ * @rx: direction state
+ * @p: the next octets of the stream
+ * @len: octets at @p
+ *
+ * For a caller that takes an FPDU in one step, without events
+ * (siw_mpa_rx_fpdu_take(), then siw_mpa_rx_fpdu_done()): the parser is
+ * between two FPDUs, the peer inserts no markers and the FPDU, its CRC
+ * field included, lies in @len. Changes nothing.
+ *
+ * Context: any.
+ * Returns: the FPDU's ULPDU Length, or -1 if it cannot be taken whole.
+ */
+int siw_mpa_rx_fpdu_whole(const struct siw_mpa_rx *rx, const u8 *p,
+			  size_t len)
+{
+	u32 ulpdu;
+
+	if (rx->markers || !siw_mpa_rx_idle(rx) ||
+	    !siw_mpa_rx_span(p, len, &ulpdu))
+		return -1;
+	return ulpdu;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_fpdu_whole);
+
+/**
+ * siw_mpa_rx_fpdu_take() - begin the FPDU siw_mpa_rx_fpdu_whole() found
+ * @rx: direction state
+ * @p: the octets siw_mpa_rx_fpdu_whole() was given
+ *
+ * The caller consumes the whole ULPDU, at @p + SIW_MPA_HDR_LEN, then
+ * calls siw_mpa_rx_fpdu_done(); the parser is inside the FPDU meanwhile.
+ *
+ * Context: any; the caller serialises @rx.
+ * Returns: NULL if the parser summed the ULPDU (CRCs off, or without
+ * siw_mpa_rx_caller_sums()); else the FPDU's CRC state, which the caller
+ * must feed every octet of the ULPDU into, once and in order.
+ */
+u32 *siw_mpa_rx_fpdu_take(struct siw_mpa_rx *rx, const u8 *p)
+{
+	siw_mpa_rx_whole_hdr(rx, p, get_unaligned_be16(p));
+	if (rx->crc_on && rx->caller_sums)
+		return &rx->crc;
+	siw_mpa_rx_sum(rx, p + SIW_MPA_HDR_LEN, rx->ulpdu_len);
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_fpdu_take);
+
+/**
+ * siw_mpa_rx_fpdu_done() - end the FPDU siw_mpa_rx_fpdu_take() began
+ * @rx: direction state
+ * @p: the same octets
+ *
+ * Context: any; the caller serialises @rx.
+ * Returns: true if the CRC checked out (or CRCs are off): the parser is
+ * between FPDUs again; false if the stream failed on the CRC, as
+ * siw_mpa_rx_parse() reports it (SIW_MPA_ERR_CRC).
+ */
+bool siw_mpa_rx_fpdu_done(struct siw_mpa_rx *rx, const u8 *p)
+{
+	u32 rcvd, calc;
+
+	rx->off = rx->ulpdu_len;
+	rx->pos += rx->ulpdu_len;
+	return siw_mpa_rx_whole_end(rx, p, &rcvd, &calc);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_fpdu_done);
 
 /**
  * siw_mpa_rx_skb() - parse a range of an skb, page fragments included
@@ -440,6 +540,8 @@ unsigned int siw_mpa_rx_skb(struct siw_mpa_rx *rx, struct sk_buff *skb,
 
 	skb_prepare_seq_read(skb, offset, offset + len, &st);
 	while ((chunk = skb_seq_read(done, &data, &st)) != 0) {
+		/* a run may go on past @offset + @len */
+		chunk = min(chunk, len - done);
 		for (off = 0; off < chunk; ) {
 			if (!rx->markers && siw_mpa_rx_idle(rx)) {
 				n = siw_mpa_rx_whole(rx, data + off,

@@ -337,6 +337,10 @@ size_t siw_mpa_rx_parse(struct siw_mpa_rx *rx, const void *buf, size_t len,
 			struct siw_mpa_rx_ev *ev);
 bool siw_mpa_rx_idle(const struct siw_mpa_rx *rx);
 const char *siw_mpa_rx_stage_name(enum siw_mpa_rx_stage stage);
+int siw_mpa_rx_fpdu_whole(const struct siw_mpa_rx *rx, const u8 *p,
+			  size_t len);
+u32 *siw_mpa_rx_fpdu_take(struct siw_mpa_rx *rx, const u8 *p);
+bool siw_mpa_rx_fpdu_done(struct siw_mpa_rx *rx, const u8 *p);
 unsigned int siw_mpa_rx_skb(struct siw_mpa_rx *rx, struct sk_buff *skb,
 			    unsigned int offset, unsigned int len,
 			    int (*actor)(void *ctx,
