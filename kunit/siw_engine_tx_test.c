@@ -792,12 +792,230 @@ static void siw_engine_tx_shape(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tx->ddp.to, 0x1122334455667788ULL + 5);
 }
 
+/*
+ * A small message framed whole (siw_engine_tx_flat_begin(), _end()):
+ * the same octets as the general path's, with CRCs on and off, for
+ * every opcode it takes, payload in one virtual range (inline data) or
+ * in 1 to 3 page segments (SGEs), sizes up to one FPDU of the MULPDU
+ * and one past it (refused, and then sent the general way)
+ */
+static const u8 flat_ops[] = {
+	SIW_RDMAP_SEND, SIW_RDMAP_SEND_INV, SIW_RDMAP_SEND_SE,
+	SIW_RDMAP_SEND_SE_INV, SIW_RDMAP_WRITE,
+};
+
+enum flat_size {
+	FLAT_0, FLAT_1, FLAT_63, FLAT_64, FLAT_LIMIT, FLAT_OVER, FLAT_NUM_SIZES,
+};
+
+static const char * const flat_size_names[] = {
+	"0", "1", "63", "64", "one FPDU", "one FPDU + 1",
+};
+
+#define FLAT_NSEG	4	/* 0: one virtual range; 1 to 3: page segments */
+#define FLAT_NUM_CASES	(2 * ARRAY_SIZE(flat_ops) * FLAT_NSEG * FLAT_NUM_SIZES)
+
+struct flat_case {
+	u8 opcode;
+	u8 size;
+	u8 nseg;
+	bool crc;
+};
+
+static void flat_decode(unsigned long i, struct flat_case *c)
+{
+	c->crc = i & 1;
+	i >>= 1;
+	c->size = i % FLAT_NUM_SIZES;
+	i /= FLAT_NUM_SIZES;
+	c->nseg = i % FLAT_NSEG;
+	c->opcode = flat_ops[i / FLAT_NSEG];
+}
+
+static const void *flat_gen_params(const void *prev, char *desc)
+{
+	unsigned long i = (unsigned long)prev;
+	struct flat_case c;
+
+	if (i >= FLAT_NUM_CASES)
+		return NULL;
+	flat_decode(i, &c);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s, %s octets, %s, crc %s",
+		 siw_rdmap_opinfo(c.opcode)->name, flat_size_names[c.size],
+		 c.nseg ? (c.nseg == 1 ? "1 segment" : c.nseg == 2 ?
+			   "2 segments" : "3 segments") : "virtual",
+		 c.crc ? "on" : "off");
+	return (const void *)(i + 1);
+}
+
+/* Send @m the general way on @tx into @w */
+static void flat_general(struct kunit *test, struct siw_engine_tx *tx,
+			 const struct siw_engine_msg *m, struct eng_wire *w)
+{
+	struct siw_engine_seg pieces[SIW_ENGINE_TX_PIECES];
+	struct siw_engine_txd d = { .piece = pieces, .max = ARRAY_SIZE(pieces) };
+	int rv;
+
+	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, m), 0);
+	while ((rv = siw_engine_tx_next(tx, &d)) > 0)
+		KUNIT_ASSERT_TRUE(test, eng_wire_put(w, &d));
+	KUNIT_ASSERT_EQ(test, rv, 0);
+}
+
+/* Copy the payload of @s into @fl as the caller of the flat path does */
+static void flat_fill(const struct lb_src *s, struct siw_engine_flat *fl)
+{
+	u8 *to = fl->payload;
+	const u8 *from;
+	u32 i;
+
+	for (i = 0; i < s->nseg; i++) {
+		if (s->seg[i].kind == SIW_ENGINE_SEG_PAGE)
+			from = (const u8 *)page_address(s->seg[i].page) +
+			       s->seg[i].off;
+		else
+			from = s->seg[i].addr;
+		if (fl->crc)
+			*fl->crc = siw_mpa_crc_copy(*fl->crc, to, from,
+						    s->seg[i].len);
+		else
+			memcpy(to, from, s->seg[i].len);
+		to += s->seg[i].len;
+	}
+}
+
+static void siw_engine_tx_flat(struct kunit *test)
+{
+	static const u32 flat_sizes[] = { 0, 1, 63, 64 };
+	unsigned long i = (unsigned long)test->param_value - 1;
+	static const u8 next_payload[5] = { 9, 8, 7, 6, 5 };
+	struct siw_engine_seg next_seg = { .addr = next_payload, .len = 5,
+					   .kind = SIW_ENGINE_SEG_KVA };
+	struct siw_engine_msg next = { .opcode = SIW_RDMAP_SEND,
+				       .sgl = { .seg = &next_seg, .nseg = 1 } };
+	struct siw_engine_tx *gen, *flat;
+	struct siw_engine_flat fl;
+	struct siw_engine_msg m;
+	struct eng_wire *wg, *wf;
+	struct flat_case c;
+	u32 len, limit, at, n, k;
+	struct lb_src *s;
+	u8 *buf;
+	int rv;
+
+	flat_decode(i, &c);
+	gen = kunit_kzalloc(test, sizeof(*gen), GFP_KERNEL);
+	flat = kunit_kzalloc(test, sizeof(*flat), GFP_KERNEL);
+	buf = kunit_kzalloc(test, 2 * LB_EMSS, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, gen && flat && buf);
+	siw_engine_tx_init(gen, false, c.crc, LB_EMSS);
+	siw_engine_tx_init(flat, false, c.crc, LB_EMSS);
+	limit = gen->mulpdu - (siw_rdmap_opinfo(c.opcode)->flags &
+			       SIW_RDMAP_F_TAGGED ? SIW_DDP_TAGGED_HLEN :
+			       SIW_DDP_UNTAGGED_HLEN);
+	switch (c.size) {
+	case FLAT_LIMIT:
+		len = limit;
+		break;
+	case FLAT_OVER:
+		len = limit + 1;
+		break;
+	default:
+		len = flat_sizes[c.size];
+		break;
+	}
+	s = lb_src_new(test, len, LB_KVA, (u8)i);
+	if (c.nseg) {
+		/* uneven SGEs across the page the payload starts in */
+		s->nseg = 0;
+		for (k = 0, at = 0; k < c.nseg; k++) {
+			n = k + 1 == c.nseg ? len - at : len / (c.nseg + k);
+			lb_seg_add(s, true, at, n);
+			at += n;
+		}
+	}
+	lb_msg(&m, c.opcode, s);
+	wg = eng_wire_new(test, 4 * LB_EMSS);
+	wf = eng_wire_new(test, 4 * LB_EMSS);
+
+	/* a message before: the flat path continues the same sequence */
+	flat_general(test, gen, &next, wg);
+	flat_general(test, flat, &next, wf);
+
+	flat_general(test, gen, &m, wg);
+	fl = (struct siw_engine_flat){
+		.buf = buf, .size = 2 * LB_EMSS, .len = len,
+	};
+	/* begun and abandoned (a region failed its check): nothing moves */
+	rv = siw_engine_tx_flat_begin(flat, &m, &fl);
+	if (c.size == FLAT_OVER) {
+		KUNIT_EXPECT_EQ(test, rv, -EMSGSIZE);
+		flat_general(test, flat, &m, wf);
+	} else {
+		KUNIT_ASSERT_EQ(test, rv, 0);
+		memset(buf, 0, 2 * LB_EMSS);
+		KUNIT_ASSERT_EQ(test, siw_engine_tx_flat_begin(flat, &m, &fl), 0);
+		KUNIT_EXPECT_EQ(test, !!fl.crc, c.crc);
+		flat_fill(s, &fl);
+		rv = siw_engine_tx_flat_end(flat, &fl);
+		KUNIT_ASSERT_GT(test, rv, 0);
+		KUNIT_ASSERT_LE(test, wf->len + rv, wf->size);
+		memcpy(wf->buf + wf->len, buf, rv);
+		wf->len += rv;
+		KUNIT_EXPECT_FALSE(test, siw_engine_tx_busy(flat));
+		KUNIT_EXPECT_EQ(test, siw_engine_tx_flat_end(flat, &fl), -EPROTO);
+	}
+	/* and a message after: MSNs and stream offset moved alike */
+	flat_general(test, gen, &next, wg);
+	flat_general(test, flat, &next, wf);
+
+	KUNIT_ASSERT_EQ(test, wf->len, wg->len);
+	KUNIT_EXPECT_EQ(test, memcmp(wf->buf, wg->buf, wg->len), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(flat->msn, gen->msn, sizeof(gen->msn)), 0);
+	KUNIT_EXPECT_EQ(test, flat->mpa.pos, gen->mpa.pos);
+}
+
+/* What the flat path refuses: markers, other opcodes, a short buffer */
+static void siw_engine_tx_flat_refuses(struct kunit *test)
+{
+	struct siw_engine_tx *tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
+	static const u8 others[] = { SIW_RDMAP_READ_REQ, SIW_RDMAP_READ_RESP,
+				     SIW_RDMAP_TERMINATE, 0x8, 0xff };
+	struct siw_engine_msg m = { .opcode = SIW_RDMAP_SEND };
+	u8 buf[64];
+	struct siw_engine_flat fl = { .buf = buf, .size = sizeof(buf),
+				      .len = 8 };
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tx);
+	siw_engine_tx_init(tx, true, true, 1460);
+	KUNIT_EXPECT_EQ(test, siw_engine_tx_flat_begin(tx, &m, &fl), -EINVAL);
+	siw_engine_tx_init(tx, false, true, 1460);
+	for (i = 0; i < ARRAY_SIZE(others); i++) {
+		m.opcode = others[i];
+		KUNIT_EXPECT_EQ(test, siw_engine_tx_flat_begin(tx, &m, &fl),
+				-EINVAL);
+	}
+	m.opcode = SIW_RDMAP_SEND;
+	/* 2 + 18 + 42 + 2 pad + 4 > 64; 38 octets fit exactly */
+	fl.len = 42;
+	KUNIT_EXPECT_EQ(test, siw_engine_tx_flat_begin(tx, &m, &fl), -ENOSPC);
+	fl.len = 38;
+	KUNIT_EXPECT_EQ(test, siw_engine_tx_flat_begin(tx, &m, &fl), 0);
+	KUNIT_EXPECT_EQ(test, tx->msn[SIW_DDP_QN_SEND], 1U);
+	KUNIT_EXPECT_EQ(test, tx->mpa.pos, 0U);
+	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, &m), 0);
+	KUNIT_EXPECT_EQ(test, siw_engine_tx_flat_begin(tx, &m, &fl), -EBUSY);
+}
+
 static struct kunit_case siw_engine_tx_cases[] = {
 	KUNIT_CASE_PARAM(siw_engine_tx_loopback, lb_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_tx_staged, lb_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_tx_fixed, lb_fixed_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_tx_stream, lb_stream_gen_params),
 	KUNIT_CASE_PARAM(siw_engine_tx_scatter, lb_scatter_gen_params),
+	KUNIT_CASE_PARAM(siw_engine_tx_flat, flat_gen_params),
+	KUNIT_CASE(siw_engine_tx_flat_refuses),
 	KUNIT_CASE(siw_engine_tx_misuse),
 	KUNIT_CASE(siw_engine_tx_shape),
 	{}

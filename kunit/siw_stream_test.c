@@ -2222,6 +2222,259 @@ static struct kunit_suite siw_stream_rx_cpu_suite = {
 	.test_cases = siw_stream_rx_cpu_cases,
 };
 
+/*
+ * Small messages framed whole at their start (siw_stream_tx_small.c):
+ * what the peer reads is, octet for octet, what the transmit engine's
+ * general path frames for the same message (CRC on and off; Send, Send
+ * with Invalidate, Send with Solicited Event, RDMA Write; inline data or
+ * 1 to 3 SGEs of the region; 0, 1, 63, 64 octets, one FPDU of the
+ * MULPDU and one more, which goes the general way).
+ */
+static const u8 st_small_ops[] = {
+	SIW_RDMAP_SEND, SIW_RDMAP_SEND_INV, SIW_RDMAP_SEND_SE, SIW_RDMAP_WRITE,
+};
+
+#define ST_SMALL_SIZES	6
+#define ST_SMALL_LAYOUTS 4	/* 0: inline; 1 to 3: SGEs */
+#define ST_SMALL_CASES	(2 * ARRAY_SIZE(st_small_ops) * ST_SMALL_LAYOUTS * \
+			 ST_SMALL_SIZES)
+#define ST_SMALL_TO	0x7700000ULL
+#define ST_SMALL_RKEY	0x1234abcd
+#define ST_SMALL_SGE_AT	1365	/* SGE k starts at k times this */
+
+static const char * const st_small_size_names[] = {
+	"0", "1", "63", "64", "one FPDU", "one FPDU + 1",
+};
+
+struct st_small {
+	u8 opcode;
+	u8 size;
+	u8 nsge;
+	bool crc;
+};
+
+static void st_small_decode(unsigned long i, struct st_small *c)
+{
+	c->crc = i & 1;
+	i >>= 1;
+	c->size = i % ST_SMALL_SIZES;
+	i /= ST_SMALL_SIZES;
+	c->nsge = i % ST_SMALL_LAYOUTS;
+	c->opcode = st_small_ops[i / ST_SMALL_LAYOUTS];
+}
+
+static const void *st_small_gen_params(const void *prev, char *desc)
+{
+	unsigned long i = (unsigned long)prev;
+	struct st_small c;
+
+	if (i >= ST_SMALL_CASES)
+		return NULL;
+	st_small_decode(i, &c);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s, %s octets, %s%s, crc %s",
+		 siw_rdmap_opinfo(c.opcode)->name,
+		 st_small_size_names[c.size], c.nsge ? "SGEs: " : "inline",
+		 c.nsge ? (c.nsge == 1 ? "1" : c.nsge == 2 ? "2" : "3") : "",
+		 c.crc ? "on" : "off");
+	return (const void *)(i + 1);
+}
+
+/* TCP takes up the loopback's new MTU now, as it would at its next send */
+static void st_sync_mss(struct kunit *test, struct st_fixture *f)
+{
+	struct kvec iov = { };
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(f->ours, &msg, &iov, 0, 0), 0);
+	KUNIT_ASSERT_LT(test, READ_ONCE(tcp_sk(f->ours->sk)->mss_cache),
+			(u32)ST_LOW_MTU);
+}
+
+/* The peer reads @len octets into @buf, or fails after ST_WAIT_MS */
+static void st_peer_read_exact(struct kunit *test, struct st_fixture *f,
+			       u8 *buf, u32 len)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct msghdr msg = { };
+	struct kvec iov;
+	u32 got = 0;
+	int rv;
+
+	while (got < len && time_before(jiffies, end)) {
+		iov = (struct kvec){ .iov_base = buf + got,
+				     .iov_len = len - got };
+		rv = kernel_recvmsg(f->peer, &msg, &iov, 1, len - got,
+				    MSG_DONTWAIT);
+		if (rv > 0)
+			got += rv;
+		else if (rv == -EAGAIN)
+			msleep(20);
+		else
+			break;
+	}
+	KUNIT_ASSERT_EQ_MSG(test, got, len, "the peer read %u of %u octets",
+			    got, len);
+}
+
+static void stream_small_wire(struct kunit *test)
+{
+	unsigned long i = (unsigned long)test->param_value - 1;
+	static const u32 sizes[] = { 0, 1, 63, 64 };
+	struct st_fixture *f = test->priv;
+	struct siw_engine_txd d = { .max = SIW_ENGINE_TX_PIECES };
+	u8 *mem = page_address(f->page);
+	struct siw_engine_seg seg[3];
+	struct siw_engine_msg m = { };
+	const struct ib_send_wr *bad;
+	struct siw_engine_tx *tx;
+	struct ib_sge sge[3];
+	struct ib_rdma_wr wr = { };
+	struct eng_wire *w;
+	struct st_small c;
+	u32 len, limit, n, k, at = 0;
+	struct ib_wc wc;
+	u8 *got;
+	int rv;
+
+	st_small_decode(i, &c);
+	tx = kunit_kzalloc(test, sizeof(*tx), GFP_KERNEL);
+	d.piece = kunit_kcalloc(test, d.max, sizeof(*d.piece), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, tx && d.piece);
+	st_lower_mtu(test, f, ST_LOW_MTU);
+	st_sync_mss(test, f);
+	f->qp->sq.caps.max_sge = 3;
+	f->qp->sq.caps.max_inline = SIW_DEV_MAX_INLINE;
+	f->s->conn.crc = c.crc;
+	siw_engine_tx_init(&f->s->tx, false, c.crc,
+			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
+	siw_engine_tx_init(tx, false, c.crc,
+			   READ_ONCE(tcp_sk(f->ours->sk)->mss_cache));
+	limit = tx->mulpdu - (c.opcode == SIW_RDMAP_WRITE ?
+			      SIW_DDP_TAGGED_HLEN : SIW_DDP_UNTAGGED_HLEN);
+	len = c.size < ARRAY_SIZE(sizes) ? sizes[c.size] :
+	      limit + (c.size - ARRAY_SIZE(sizes));
+	if (!c.nsge && len > SIW_DEV_MAX_INLINE)
+		kunit_skip(test, "longer than inline data can be");
+	for (k = 0; k < PAGE_SIZE; k++)
+		mem[k] = (u8)(k * 13 + (k >> 8) + i);
+
+	/* the SGEs, apart in the region's page, and the same as segments */
+	for (k = 0; k < max_t(u32, c.nsge, 1); k++) {
+		n = k + 1 >= c.nsge ? len - at : len / (c.nsge + 1);
+		sge[k] = (struct ib_sge){
+			.addr = ST_IOVA + k * ST_SMALL_SGE_AT,
+			.length = n, .lkey = f->stag,
+		};
+		seg[k] = (struct siw_engine_seg){
+			.addr = mem + k * ST_SMALL_SGE_AT, .len = n,
+			.kind = SIW_ENGINE_SEG_KVA,
+		};
+		at += n;
+	}
+	if (!c.nsge)
+		sge[0].addr = (u64)(uintptr_t)mem;
+	wr.wr = (struct ib_send_wr){
+		.wr_id = ST_SEND_WRID, .sg_list = sge,
+		.num_sge = max_t(u32, c.nsge, 1),
+		.send_flags = IB_SEND_SIGNALED |
+			      (c.nsge ? 0 : IB_SEND_INLINE),
+	};
+	m = (struct siw_engine_msg){
+		.opcode = c.opcode,
+		.sgl = { .seg = seg, .nseg = max_t(u32, c.nsge, 1) },
+	};
+	switch (c.opcode) {
+	case SIW_RDMAP_WRITE:
+		wr.wr.opcode = IB_WR_RDMA_WRITE;
+		wr.remote_addr = ST_SMALL_TO;
+		wr.rkey = ST_SMALL_RKEY;
+		m.stag = ST_SMALL_RKEY;
+		m.to = ST_SMALL_TO;
+		break;
+	case SIW_RDMAP_SEND_INV:
+		wr.wr.opcode = IB_WR_SEND_WITH_INV;
+		wr.wr.ex.invalidate_rkey = ST_SMALL_RKEY;
+		m.inval_stag = ST_SMALL_RKEY;
+		break;
+	case SIW_RDMAP_SEND_SE:
+		wr.wr.send_flags |= IB_SEND_SOLICITED;
+		fallthrough;
+	default:
+		wr.wr.opcode = IB_WR_SEND;
+		break;
+	}
+
+	/* what the general path frames */
+	w = eng_wire_new(test, 4 * ST_LOW_MTU);
+	KUNIT_ASSERT_EQ(test, siw_engine_tx_msg(tx, &m), 0);
+	while ((rv = siw_engine_tx_next(tx, &d)) > 0)
+		KUNIT_ASSERT_TRUE(test, eng_wire_put(w, &d));
+	KUNIT_ASSERT_EQ(test, rv, 0);
+
+	KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr.wr, &bad), 0);
+	flush_work(&f->s->tx_work);
+	got = kunit_kzalloc(test, w->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	st_peer_read_exact(test, f, got, w->len);
+	KUNIT_EXPECT_EQ(test, memcmp(got, w->buf, w->len), 0);
+	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+			    "no completion of the work request");
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, ST_SEND_WRID);
+	KUNIT_EXPECT_EQ(test, f->s->tx.msn[SIW_DDP_QN_SEND],
+			tx->msn[SIW_DDP_QN_SEND]);
+	KUNIT_EXPECT_EQ(test, f->s->tx.mpa.pos, tx->mpa.pos);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->qp->state), SIW_QP_RTS);
+}
+
+/*
+ * A region read for a small message is read under the guarantee of
+ * siw_mr_get_page(): once revoked (or revoked and registered again)
+ * after its check, nothing is copied; a Send from a region invalidated
+ * before the transmit work reached it fails with a local protection
+ * error and nothing of it goes out.
+ */
+static void stream_small_revoked(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	u8 *dst = kunit_kzalloc(test, 64, GFP_KERNEL);
+	enum siw_mem_err err;
+	struct siw_mr *mr;
+	struct ib_wc wc;
+	u64 gen;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	mr = siw_mr_get_local(&f->sdev->mem, &f->pd, f->stag, ST_IOVA, 64, 0,
+			      &gen, &err);
+	KUNIT_ASSERT_NOT_NULL(test, mr);
+	KUNIT_EXPECT_EQ(test, siw_mr_fetch(mr, gen, ST_IOVA, dst, 64, NULL), 0);
+	KUNIT_EXPECT_EQ(test, dst[0], (u8)ST_FILL);
+	memset(dst, 0, 64);
+	KUNIT_EXPECT_EQ(test, siw_mr_fetch(mr, gen, ST_IOVA + PAGE_SIZE - 8,
+					   dst, 64, NULL), -ERANGE);
+	st_change(test, f, ST_INVAL);
+	KUNIT_EXPECT_EQ(test, siw_mr_fetch(mr, gen, ST_IOVA, dst, 64, NULL),
+			-EACCES);
+	KUNIT_ASSERT_EQ(test, siw_mem_fastreg(f->mr, &f->pd, f->stag,
+					      ST_ACCESS), 0);
+	KUNIT_EXPECT_EQ(test, siw_mr_fetch(mr, gen, ST_IOVA, dst, 64, NULL),
+			-EACCES);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(dst, 0, 64));
+	siw_mr_put(mr);
+
+	/* posted, then the region goes before the work runs */
+	st_post_send(test, f, 64);
+	st_change(test, f, ST_INVAL);
+	/* no CM endpoint to tell when the stream ends on the error */
+	f->s->closed_told = true;
+	siw_stx_work(&f->s->tx_work);
+	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+			    "the Send did not complete");
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	/* the engine never framed it: its MSN was not taken */
+	KUNIT_EXPECT_EQ(test, f->s->tx.msn[SIW_DDP_QN_SEND], 1U);
+}
+
 static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_send_fits),
 	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
@@ -2243,6 +2496,8 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_work_pushes_held_segment),
 	KUNIT_CASE(stream_sq_complete_batch),
 	KUNIT_CASE(stream_zc_completion_frees_buffer),
+	KUNIT_CASE_PARAM(stream_small_wire, st_small_gen_params),
+	KUNIT_CASE(stream_small_revoked),
 	{}
 };
 

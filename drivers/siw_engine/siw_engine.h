@@ -179,12 +179,34 @@ struct siw_engine_tx {
 	u8 hdr[SIW_RDMAP_TERM_MAX_MSG];
 };
 
+/**
+ * struct siw_engine_flat - a small message framed whole into one buffer
+ * @buf: set by the caller: where the FPDU goes
+ * @size: set by the caller: octets of room at @buf
+ * @len: set by the caller: payload octets
+ * @payload: set by the engine: where the caller writes the payload
+ * @crc: set by the engine: the CRC32c state the caller feeds the
+ *	payload into as it copies it, NULL with CRCs off
+ */
+struct siw_engine_flat {
+	u8 *buf;
+	u32 size;
+	u32 len;
+	u8 *payload;
+	u32 *crc;
+};
+
 void siw_engine_tx_init(struct siw_engine_tx *tx, bool markers, bool crc,
 			u32 emss);
 void siw_engine_tx_set_emss(struct siw_engine_tx *tx, u32 emss);
 int siw_engine_tx_msg(struct siw_engine_tx *tx,
 		      const struct siw_engine_msg *msg);
 int siw_engine_tx_next(struct siw_engine_tx *tx, struct siw_engine_txd *d);
+int siw_engine_tx_flat_begin(struct siw_engine_tx *tx,
+			     const struct siw_engine_msg *msg,
+			     struct siw_engine_flat *fl);
+int siw_engine_tx_flat_end(struct siw_engine_tx *tx,
+			   struct siw_engine_flat *fl);
 bool siw_engine_tx_busy(const struct siw_engine_tx *tx);
 void siw_engine_tx_abort(struct siw_engine_tx *tx);
 u32 siw_engine_sgl_len(const struct siw_engine_sgl *sgl);

@@ -545,3 +545,107 @@ int siw_engine_tx_next(struct siw_engine_tx *tx, struct siw_engine_txd *d)
 	return 1;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_next);
+
+/**
+ * siw_engine_tx_flat_begin() - frame a whole small message into one buffer
+ * @tx: the direction; no message may be in progress
+ * @msg: a Send (any of the four) or an RDMA Write; @msg->sgl is not read
+ * @fl: @fl->buf, @fl->size and @fl->len set by the caller; the engine
+ *	sets @fl->payload and @fl->crc
+ *
+ * For a message that goes as one FPDU of the current MULPDU, without
+ * markers: writes the ULPDU Length field and the DDP/RDMAP header at
+ * @fl->buf, the octets siw_engine_tx_msg() and siw_engine_tx_next()
+ * would send for it. The caller then writes the @fl->len payload octets
+ * at @fl->payload, in order, feeding each into *@fl->crc while it
+ * copies it if @fl->crc is not NULL (siw_mpa_crc_copy()), and ends the
+ * FPDU with siw_engine_tx_flat_end(). Nothing of @tx's sequence (MSNs,
+ * stream offset) moves before that: a message begun and never ended
+ * (its payload failed a check) leaves the direction as it was.
+ *
+ * Context: any; does not sleep. The caller serialises @tx.
+ * Returns: 0; -EBUSY if a message is in progress; -EINVAL for another
+ * opcode, or if the direction sends markers; -EMSGSIZE if the message
+ * needs more than one FPDU; -ENOSPC if the FPDU does not fit @fl->size.
+ */
+int siw_engine_tx_flat_begin(struct siw_engine_tx *tx,
+			     const struct siw_engine_msg *msg,
+			     struct siw_engine_flat *fl)
+{
+	struct siw_ddp_hdr *h = &tx->ddp;
+	u8 *p = fl->buf + SIW_MPA_HDR_LEN;
+	u32 hlen;
+	int rv;
+
+	if (tx->busy)
+		return -EBUSY;
+	switch (msg->opcode) {
+	case SIW_RDMAP_WRITE:
+	case SIW_RDMAP_SEND:
+	case SIW_RDMAP_SEND_INV:
+	case SIW_RDMAP_SEND_SE:
+	case SIW_RDMAP_SEND_SE_INV:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (tx->mpa.markers)
+		return -EINVAL;
+	rv = siw_rdmap_hdr_init(h, msg->opcode);
+	if (rv)
+		return rv;
+	hlen = h->tagged ? SIW_DDP_TAGGED_HLEN : SIW_DDP_UNTAGGED_HLEN;
+	if (tx->mulpdu < hlen || fl->len > tx->mulpdu - hlen)
+		return -EMSGSIZE;
+	if (siw_mpa_fpdu_wire_len(tx->mpa.pos, false, hlen + fl->len) >
+	    fl->size)
+		return -ENOSPC;
+	if (h->tagged) {
+		h->stag = msg->stag;
+		h->to = msg->to;
+	} else {
+		h->msn = tx->msn[h->qn];
+		if (siw_rdmap_opinfo(msg->opcode)->flags &
+		    SIW_RDMAP_F_INVALIDATE)
+			h->inval_stag = msg->inval_stag;
+	}
+	rv = siw_mpa_fpdu_flat(&tx->fpdu, &tx->mpa, hlen + fl->len, fl->buf);
+	if (rv)
+		return rv;
+	if (siw_ddp_hdr_encode(h, p, hlen) != hlen)
+		return -EPROTO;
+	siw_mpa_fpdu_data(&tx->fpdu, p, hlen);
+	fl->payload = p + hlen;
+	fl->crc = siw_mpa_fpdu_flat_sum(&tx->fpdu, fl->len);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_flat_begin);
+
+/**
+ * siw_engine_tx_flat_end() - end a message begun by siw_engine_tx_flat_begin()
+ * @tx: the direction
+ * @fl: the same description, its payload written
+ *
+ * Writes the pad and the CRC field, and moves the message's MSN (an
+ * untagged one) and the stream offset on, as siw_engine_tx_next() does
+ * for the message's last FPDU.
+ *
+ * Context: any; does not sleep. The caller serialises @tx.
+ * Returns: the FPDU's octets at @fl->buf, or -EPROTO if no message was
+ * begun.
+ */
+int siw_engine_tx_flat_end(struct siw_engine_tx *tx,
+			   struct siw_engine_flat *fl)
+{
+	int len;
+
+	if (tx->busy)
+		return -EPROTO;
+	len = siw_mpa_fpdu_flat_end(&tx->fpdu, fl->buf);
+	if (len < 0)
+		return len;
+	if (!tx->ddp.tagged)
+		tx->msn[tx->ddp.qn]++;
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_engine_tx_flat_end);

@@ -265,6 +265,7 @@ struct siw_mr *siw_mr_get_local(struct siw_mem_table *t, struct ib_pd *pd,
 	*gen = r.version;
 	return mr;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_get_local);
 
 /**
  * siw_mr_pgidx() - locate a Tagged Offset in a region's page list
@@ -380,6 +381,54 @@ bool siw_mr_usable(struct siw_mr *mr, u64 gen)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
 
+/*
+ * Copy [@va, @va + @len) of @mr from @buf (@into) or to @buf, under the
+ * region's lock once it was found valid and unchanged since @gen,
+ * feeding the octets into *@crc if @crc is set: siw_mr_place() and
+ * siw_mr_fetch()
+ */
+static __always_inline int siw_mr_copy(struct siw_mr *mr, u64 gen,
+				       u64 va, void *buf, u32 len, u32 *crc,
+				       bool into)
+{
+	unsigned int pg_off;
+	unsigned long flags;
+	struct page *pg;
+	void *dst, *src;
+	int rv = 0;
+	void *map;
+	u32 n;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	if (!siw_mr_live(mr, gen))
+		rv = -EACCES;
+	else if (!siw_range_within(mr->va, mr->len, va, len))
+		rv = -ERANGE;
+	while (!rv && len) {
+		pg = siw_mr_page(mr, va, &pg_off, &n);
+		if (!pg) {
+			rv = -EFAULT;
+			break;
+		}
+		n = min(len, n);
+		map = kmap_local_page(pg);
+		dst = into ? map + pg_off : buf;
+		src = into ? buf : map + pg_off;
+		if (crc)
+			*crc = siw_mpa_crc_copy(*crc, dst, src, n);
+		else
+			memcpy(dst, src, n);
+		if (into)
+			flush_dcache_page(pg);
+		kunmap_local(map);
+		va += n;
+		buf += n;
+		len -= n;
+	}
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return rv;
+}
+
 /**
  * siw_mr_place() - copy octets into a region
  * @mr: a region the caller holds a reference on and checked the whole
@@ -410,40 +459,39 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
 int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 		 u32 len, u32 *crc)
 {
-	unsigned int pg_off;
-	unsigned long flags;
-	struct page *pg;
-	int rv = 0;
-	void *to;
-	u32 n;
-
-	spin_lock_irqsave(&mr->lock, flags);
-	if (!siw_mr_live(mr, gen))
-		rv = -EACCES;
-	else if (!siw_range_within(mr->va, mr->len, va, len))
-		rv = -ERANGE;
-	while (!rv && len) {
-		pg = siw_mr_page(mr, va, &pg_off, &n);
-		if (!pg) {
-			rv = -EFAULT;
-			break;
-		}
-		n = min(len, n);
-		to = kmap_local_page(pg);
-		if (crc)
-			*crc = siw_mpa_crc_copy(*crc, to + pg_off, data, n);
-		else
-			memcpy(to + pg_off, data, n);
-		flush_dcache_page(pg);
-		kunmap_local(to);
-		va += n;
-		data += n;
-		len -= n;
-	}
-	spin_unlock_irqrestore(&mr->lock, flags);
-	return rv;
+	return siw_mr_copy(mr, gen, va, (void *)data, len, crc, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_place);
+
+/**
+ * siw_mr_fetch() - copy octets out of a region into a kernel buffer
+ * @mr: a region the caller holds a reference on and checked the whole
+ *	access against when it was granted (siw_mr_get_local())
+ * @gen: its change count when the access was checked
+ * @va: address (or Tagged Offset) of the first octet
+ * @dst: where the octets go
+ * @len: their number
+ * @crc: NULL, or a CRC32c state to feed the octets into as they are
+ *	copied (the transmit path's FPDU CRC, in the same pass)
+ *
+ * The sender's counterpart of siw_mr_place(), for a message copied
+ * whole before it goes to TCP: the octets are read under the region's
+ * lock, once it was found valid and unchanged since the check, so an
+ * invalidation or deregistration either waits for the copy or refuses
+ * it, and nothing is read from memory the region no longer grants.
+ * No page reference is taken: nothing refers to the pages afterwards.
+ *
+ * Context: any; does not sleep.
+ * Returns: 0, -EACCES (revoked or changed since the check; nothing is
+ * copied), -ERANGE (outside the region; nothing is copied) or -EFAULT
+ * (an octet not backed by the region).
+ */
+int siw_mr_fetch(struct siw_mr *mr, u64 gen, u64 va, void *dst, u32 len,
+		 u32 *crc)
+{
+	return siw_mr_copy(mr, gen, va, dst, len, crc, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_fetch);
 
 /**
  * siw_mr_get_page() - take the page holding a Tagged Offset, to send from

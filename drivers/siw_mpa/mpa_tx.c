@@ -312,6 +312,26 @@ int siw_mpa_fpdu_flat(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_flat);
 
 /**
+ * siw_mpa_fpdu_flat_sum() - the CRC state for ULPDU octets summed by the caller
+ * @f: an FPDU begun by siw_mpa_fpdu_flat()
+ * @len: ULPDU octets the caller writes at their place in the buffer
+ *	and feeds into the returned state itself (siw_mpa_crc_copy()),
+ *	in order, before siw_mpa_fpdu_flat_end()
+ *
+ * For a copy the framer cannot make: one that must hold a lock of the
+ * caller's, e.g. a region's while its pages are read.
+ *
+ * Context: any.
+ * Returns: the FPDU's CRC32c state, NULL with CRCs off.
+ */
+u32 *siw_mpa_fpdu_flat_sum(struct siw_mpa_fpdu *f, u32 len)
+{
+	f->summed += len;
+	return f->tx->crc ? &f->crc : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_fpdu_flat_sum);
+
+/**
  * siw_mpa_fpdu_flat_end() - end an FPDU begun by siw_mpa_fpdu_flat()
  * @f: FPDU state
  * @out: the same buffer

@@ -234,6 +234,7 @@ void siw_mpa_fpdu_data_copy(struct siw_mpa_fpdu *f, void *dst,
 			    const void *src, size_t len);
 int siw_mpa_fpdu_flat(struct siw_mpa_fpdu *f, struct siw_mpa_tx *tx,
 		      u32 ulpdu_len, u8 *out);
+u32 *siw_mpa_fpdu_flat_sum(struct siw_mpa_fpdu *f, u32 len);
 int siw_mpa_fpdu_flat_end(struct siw_mpa_fpdu *f, u8 *out);
 #if IS_ENABLED(CONFIG_KUNIT)
 /* for the tests: a whole FPDU framed into one buffer */

@@ -10,6 +10,7 @@ siw-y += drivers/siw_qp/siw_wqe.o
 siw-y += drivers/siw_qp/siw_stream.o
 siw-y += drivers/siw_qp/siw_stream_tx.o
 siw-y += drivers/siw_qp/siw_stream_tx_msg.o
+siw-y += drivers/siw_qp/siw_stream_tx_small.o
 siw-y += drivers/siw_qp/siw_stream_tx_stage.o
 siw-y += drivers/siw_qp/siw_stream_tx_done.o
 siw-y += drivers/siw_qp/siw_stream_rx.o

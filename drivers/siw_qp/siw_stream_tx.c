@@ -478,6 +478,8 @@ static int siw_stx_next_fpdu(struct siw_stream *s, unsigned int *held,
 		rv = siw_stx_start(s);
 		if (rv <= 0)
 			return rv;
+		if (s->tx_fpdu)
+			return 1;	/* framed whole at its start */
 		if (!siw_engine_tx_busy(&s->tx))
 			return 1;	/* a local operation: nothing to send */
 	}

@@ -7,6 +7,8 @@
  *   teardown's last Terminate;
  * - siw_stream_tx_msg.c: message start: what to send next, its payload
  *   checked and described, handed to the transmit engine;
+ * - siw_stream_tx_small.c: a small Send or Write framed whole at its
+ *   start, its payload copied and checked in one pass;
  * - siw_stream_tx_stage.c: the stage ring, the stream's pages staged
  *   FPDUs go to TCP in;
  * - siw_stream_tx_done.c: retire and completion: how each send work
@@ -50,8 +52,12 @@ void siw_stx_stage_put(struct siw_stream *s);
 /* siw_stream_tx_msg.c */
 void siw_stx_put_msg(struct siw_stream *s);
 int siw_stx_start(struct siw_stream *s);
+bool siw_stx_zc_ok(const struct siw_stream *s, u32 len);
 int siw_stx_rresp_revoked(struct siw_stream *s);
 bool siw_stx_orq_full(struct siw_stream *s);
+
+/* siw_stream_tx_small.c */
+int siw_stx_small(struct siw_stream *s, const struct siw_engine_msg *msg);
 
 /* siw_stream_tx_done.c */
 void siw_stx_wqe_done(struct siw_stream *s, enum ib_wc_status status);

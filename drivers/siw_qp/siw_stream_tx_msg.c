@@ -32,7 +32,7 @@ MODULE_PARM_DESC(zcopy_tx,
 		 "Send the pages of large Send and Write messages to TCP by reference instead of copying them (default Y)");
 
 /* May a message of @len octets hand its pages to TCP by reference? */
-static bool siw_stx_zc_ok(const struct siw_stream *s, u32 len)
+bool siw_stx_zc_ok(const struct siw_stream *s, u32 len)
 {
 	return READ_ONCE(zcopy_tx) && len >= SIW_TX_ZC_MIN &&
 	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >= SIW_TX_ZC_MSS_MIN;
@@ -364,6 +364,17 @@ static int siw_stx_start_wqe(struct siw_stream *s)
 		msg.opcode = siw_stx_send_opcode(w);
 		msg.inval_stag = w->inval_stag;
 		break;
+	}
+	/* one FPDU's worth, to be copied: framed whole now, in one pass */
+	s->tx_zc = false;
+	rv = siw_stx_small(s, &msg);
+	if (rv > 0) {
+		s->tx_kind = SIW_TX_WQE;
+		return 1;
+	}
+	if (rv) {
+		siw_stx_wqe_done(s, IB_WC_LOC_PROT_ERR);
+		return rv;
 	}
 	rv = siw_stx_wqe_sgl(s, &msg.sgl);
 	s->tx_zc = !(w->flags & SIW_WQE_INLINE) &&
