@@ -33,7 +33,7 @@
 #   lean   make check's share (the default in a batch): files of 1 octet
 #          to 16 MiB, 40 small files, a second mount, the unmount under
 #          a writer
-#   full   (the default by hand; make check-long) files up to 64 MiB,
+#   full   (the default by hand) files up to 64 MiB,
 #          300 small files, and the teardowns under a writer: unmount,
 #          `rdma link delete` of the device (the server's, and the
 #          client's too), ksmbd stopped and started again
@@ -42,6 +42,11 @@
 #          RDMA (mount without -o rdma): the RDMA proof must fail; "octet", one octet of the server's copy
 #          of each file changed before it is read back: the comparisons
 #          must fail
+#
+# Status: not in make check or make check-long yet. ksmbd of Debian's
+# 6.1.192-3 (the debug kernel's source) oopses in opinfo_put() on the
+# first open of every mount, over TCP too, so the mount check fails and
+# the guest's kernel log fails the run (Documentation/consumers.rst).
 # shellcheck source=guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 # shellcheck source=consumer-lib.sh
