@@ -54,14 +54,18 @@ bench_kver() {
 	debian_kver "$series"
 }
 
-# Cache key of the debug kernel: source version, config fragment, builder.
+# Cache key of the debug kernel: source version, config fragment, the
+# patches applied to the source (names and contents), builder.
 # The builder is hashed as it read before lib.sh became host-lib.sh and
 # its source line got a shellcheck directive: neither changes the kernel,
 # and an hour's rebuild for a rename would buy nothing.
 debug_kernel_key() {
-	local srcver
+	local srcver p
 	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
 	{ echo "$srcver"; cat "$SIW_TOP/scripts/config/debug-kernel.config"
+	  for p in "$SIW_TOP"/scripts/config/debug-kernel-patches/*.patch; do
+		[ ! -e "$p" ] || { echo "${p##*/}"; cat "$p"; }
+	  done
 	  sed -e '/^# shellcheck source=host-lib\.sh$/d' \
 	      -e 's|^\(\. "$(dirname "$0")/\)host-lib\.sh"$|\1lib.sh"|' \
 	      "$SIW_TOP/scripts/debug-kernel"; } | sha256sum | cut -c1-16
