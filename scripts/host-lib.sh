@@ -101,6 +101,20 @@ fault_ko() {
 	echo "$dest/siw_selftest_fault.ko"
 }
 
+# Kernel log lines that fail a guest run (log_reports below, the judge
+# of scripts/guest). kmemleak's own: a leak, and kmemleak switching
+# itself off (its pool or an allocation ran out, or "off" was written),
+# after which no leak is seen.
+BAD_LOG='WARNING:|BUG:|Oops|general protection fault|kernel BUG at|'\
+'possible circular locking|possible recursive locking|'\
+'inconsistent lock state|INFO: trying to register non-static key|'\
+'KASAN|UBSAN|blocked for more than|unreferenced object|'\
+'suspected memory leak|Kernel memory leak detector disabled|'\
+'Kmemleak disabled without freeing|Cannot allocate a kmemleak_object|'\
+'kmemleak: Memory pool empty|'\
+'Kernel panic|RCU stall|soft lockup|hard LOCKUP|refcount_t:|'\
+'unregister_netdevice: waiting for'
+
 # judged FILE: a guest's kernel log as scripts/guest judges it: kmemleak's
 # summary line of the leak that batch.sh plants on purpose
 # (kmemleak_probe in scripts/tests/guest-lib.sh), between its two
@@ -118,4 +132,12 @@ judged() {
 	!probe { print }
 	probe && /siw-leak-probe: done/ { flush(0); probe = 0 }
 	END { flush(1) }' "$1" 2>/dev/null
+}
+
+# log_reports FILE: the lines of a guest's kernel log (console.txt,
+# dmesg.txt) that fail its run: judged, then matching BAD_LOG.
+# scripts/guest judges whole logs with it; scripts/selftest also the
+# part of one log that each planted fault of a shared boot wrote.
+log_reports() {
+	judged "$1" | grep -E "$BAD_LOG"
 }

@@ -51,6 +51,8 @@ kmemleak_final() {
 	[ "$fails" = 0 ]
 }
 if [ -e /sys/kernel/debug/kmemleak ] || [ "${SIW_KERNEL:-}" = debug ]; then
+	# the last script's part of the kernel log ends here
+	echo "batch: kmemleak" > /dev/kmsg
 	kmemleak_final > "$SIW_OUT/kmemleak.log" 2>&1 || rc=1
 	cat "$SIW_OUT/kmemleak.log"
 fi

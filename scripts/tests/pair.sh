@@ -11,7 +11,31 @@ reach() {
 	done
 	return 1
 }
+
+# echoes: the ICMP echo requests this guest has answered
+echoes() {
+	awk '$1 == "Icmp:" && !h { for (i = 2; i <= NF; i++) if ($i == "InEchos") c = i; h = 1; next }
+	     $1 == "Icmp:" { print $c }' /proc/net/snmp
+}
+
+# reached: the other guest has pinged this one and stopped for 3 s: it
+# pings until a reply comes, so it has one. Until then this guest stays
+# up (it did for a fixed 10 s before).
+reached() {
+	local n last=-1 still=0
+	for _ in $(seq 60); do
+		n=$(echoes)
+		if [ "${n:-0}" -gt 0 ] && [ "$n" = "$last" ]; then
+			still=$((still + 1))
+			[ $still -lt 3 ] || return 0
+		else
+			still=0
+		fi
+		last=$n
+		sleep 1
+	done
+	return 1
+}
 t_check "$SIW_ROLE reaches $SIW_IP_ETH_PEER over eth0" reach
-# stay up while the other guest finishes its checks
-sleep 10
+t_check "$SIW_IP_ETH_PEER reached $SIW_ROLE and stopped pinging" reached
 t_done
