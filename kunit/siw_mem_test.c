@@ -478,6 +478,104 @@ static void mem_get_page_small_pages(struct kunit *test)
 	siw_dereg_mr(&mr->base, NULL);
 }
 
+/**
+ * struct fetch_case - one SGE read by siw_mr_fetch_local()
+ * @name: the case
+ * @key: XORed into the lkey (a wrong key), or the whole lkey if @index0
+ * @index0: an lkey of index 0
+ * @other_pd: the QP's PD is another than the region's
+ * @revoked: the region was invalidated before the read
+ * @off: the SGE's address, as an offset from the region's start
+ * @len: its length
+ * @rv: what the read returns; on error nothing is copied
+ */
+struct fetch_case {
+	const char *name;
+	u32 key;
+	bool index0;
+	bool other_pd;
+	bool revoked;
+	u32 off;
+	u32 len;
+	int rv;
+};
+
+/* The region: 2 pages of 512 octets, each in a kernel page of its own */
+static const struct fetch_case fetch_cases[] = {
+	{ "whole_across_pages", 0, false, false, false, 0, 1024, 0 },
+	{ "across_the_boundary", 0, false, false, false, 500, 24, 0 },
+	{ "within_first_page", 0, false, false, false, 100, 300, 0 },
+	{ "last_octet", 0, false, false, false, 1023, 1, 0 },
+	{ "empty_at_end", 0, false, false, false, 1024, 0, 0 },
+	{ "wrong_key", 1, false, false, false, 0, 64, -EACCES },
+	{ "index_zero", 0, true, false, false, 0, 64, -EACCES },
+	{ "other_pd", 0, false, true, false, 0, 64, -EACCES },
+	{ "one_past", 0, false, false, false, 1, 1024, -EACCES },
+	{ "start_past", 0, false, false, false, 1025, 0, -EACCES },
+	{ "invalidated", 0, false, false, true, 0, 64, -EACCES },
+};
+
+static void fetch_desc(const struct fetch_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(fetch, fetch_cases, fetch_desc);
+
+/*
+ * An SGE read whole at a message's start, looked up, checked and read
+ * with no reference (siw_mr_fetch_local()): the octets of the region's
+ * pages in order, or nothing and -EACCES where siw_mr_get_local()
+ * refuses the access or the region was revoked
+ */
+static void mem_fetch_local(struct kunit *test)
+{
+	const struct fetch_case *c = test->param_value;
+	struct mem_fixture *f = test->priv;
+	u8 *a = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *dst = kunit_kzalloc(test, 2048, GFP_KERNEL);
+	struct ib_pd pd = { }, other = { };
+	struct siw_mr *mr;
+	u32 lkey, i;
+	u8 *buf[2];
+
+	KUNIT_ASSERT_TRUE(test, a && b && dst);
+	buf[0] = a + 1024;
+	buf[1] = b + 512;
+	mr = pg_mr(test, f, &pd, SZ_512, buf, 512, 2);
+	for (i = 0; i < 512; i++) {
+		buf[0][i] = (u8)(i * 5 + 1);
+		buf[1][i] = (u8)(i * 3 + 2);
+	}
+	lkey = c->index0 ? mr->stag & SIW_STAG_KEY_MASK : mr->stag ^ c->key;
+	if (c->revoked)
+		KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd,
+							 mr->stag, false), 0);
+
+	KUNIT_EXPECT_EQ(test, siw_mr_fetch_local(&f->sdev->mem,
+						 c->other_pd ? &other : &pd,
+						 lkey, mr->va + c->off, dst,
+						 c->len, NULL), c->rv);
+	if (c->rv) {
+		KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(dst, 0, 2048),
+				      "a refused read copied octets");
+	} else {
+		for (i = 0; i < c->len; i++) {
+			u32 at = c->off + i;
+			u8 v = at < 512 ? buf[0][at] : buf[1][at - 512];
+
+			if (dst[i] != v)
+				break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, i, c->len,
+				    "octet %u is not the region's", i);
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(dst + c->len, 0,
+						    2048 - c->len));
+	}
+	siw_dereg_mr(&mr->base, NULL);
+}
+
 /*
  * Region pages larger than the kernel's (an 8 KiB page here, 2 MiB for
  * a huge page): each access still stops at the end of the kernel page,
@@ -579,6 +677,7 @@ static struct kunit_case siw_mem_cases[] = {
 	KUNIT_CASE(mem_fastreg_after_dereg),
 	KUNIT_CASE(mem_place_small_pages),
 	KUNIT_CASE(mem_get_page_small_pages),
+	KUNIT_CASE_PARAM(mem_fetch_local, fetch_gen_params),
 	KUNIT_CASE(mem_large_pages),
 	KUNIT_CASE(mem_pieces),
 	KUNIT_CASE(mem_map_page_size),

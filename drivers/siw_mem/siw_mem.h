@@ -202,6 +202,8 @@ int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 		 u32 len, u32 *crc);
 int siw_mr_fetch(struct siw_mr *mr, u64 gen, u64 va, void *dst, u32 len,
 		 u32 *crc);
+int siw_mr_fetch_local(struct siw_mem_table *t, struct ib_pd *pd, u32 lkey,
+		       u64 va, void *dst, u32 len, u32 *crc);
 int siw_mr_get_page(struct siw_mr *mr, u64 gen, u64 va, u32 len,
 		    bool copy_slab, struct siw_mr_src *src);
 bool siw_mr_usable(struct siw_mr *mr, u64 gen);
