@@ -65,6 +65,23 @@ void siw_mem_table_destroy(struct siw_mem_table *t)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mem_table_destroy);
 
+/* siw_mr_get(), inline where the receive path's lookup calls it */
+static __always_inline struct siw_mr *siw_mr_find(struct siw_mem_table *t,
+						  u32 stag)
+{
+	u32 index = siw_stag_index(stag);
+	struct siw_mr *mr;
+
+	if (!index)
+		return NULL;
+	rcu_read_lock();
+	mr = xa_load(&t->xa, index);
+	if (mr && !refcount_inc_not_zero(&mr->ref))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
 /**
  * siw_mr_get() - find the region behind an STag's index
  * @t: the STag table
@@ -78,17 +95,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_table_destroy);
  */
 struct siw_mr *siw_mr_get(struct siw_mem_table *t, u32 stag)
 {
-	u32 index = siw_stag_index(stag);
-	struct siw_mr *mr;
-
-	if (!index)
-		return NULL;
-	rcu_read_lock();
-	mr = xa_load(&t->xa, index);
-	if (mr && !refcount_inc_not_zero(&mr->ref))
-		mr = NULL;
-	rcu_read_unlock();
-	return mr;
+	return siw_mr_find(t, stag);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_get);
 
@@ -133,7 +140,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_put);
  * here (siw_mr_live()), so the snapshot only has to be consistent, not
  * current.
  */
-static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
+static __always_inline void siw_mr_describe(struct siw_mr *mr,
+					    struct siw_ddp_region *r)
 {
 	unsigned int seq;
 
@@ -155,7 +163,7 @@ static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
 
 static int siw_mem_ddp_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
 {
-	struct siw_mr *mr = siw_mr_get(ctx, stag);
+	struct siw_mr *mr = siw_mr_find(ctx, stag);
 
 	if (!mr)
 		return -ENOENT;
