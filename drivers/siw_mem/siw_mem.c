@@ -589,6 +589,67 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_fetch_local);
 
 /**
+ * siw_mr_place_once() - check a tagged segment and place all its payload
+ * @t: the STag table
+ * @req: the access the segment asks for (&siw_ddp_stag_req.len octets
+ *	from its Tagged Offset), at least one octet
+ * @data: the payload
+ * @crc: NULL, or a CRC32c state to feed the octets into as they are
+ *	copied
+ * @rv: the copy's outcome, as siw_mr_place() returns it, once the check
+ *	passed
+ *
+ * The DDP layer's STag checks (siw_ddp_stag_check()) and siw_mr_place()
+ * in one, for a Write that arrived in one segment: the region is found
+ * under RCU and described and checked under its lock, where nothing the
+ * check reads can change, and its first page placed in the same hold;
+ * the rest a page a hold, as siw_mr_place() copies. No reference is
+ * taken, for the reason siw_mr_fetch_local() gives.
+ *
+ * Context: any; does not sleep.
+ * Returns: SIW_DDP_OK, with *@rv set; or the error the check reports,
+ * nothing placed.
+ */
+enum siw_ddp_err siw_mr_place_once(struct siw_mem_table *t,
+				   const struct siw_ddp_stag_req *req,
+				   const void *data, u32 *crc, int *rv)
+{
+	u32 index = siw_stag_index(req->stag);
+	struct siw_ddp_region r;
+	enum siw_ddp_err err;
+	unsigned long flags;
+	struct siw_mr *mr;
+	u32 n = 0;
+
+	if (!index)
+		return siw_ddp_stag_check(NULL, req);
+	rcu_read_lock();
+	mr = xa_load(&t->xa, index);
+	if (!mr) {
+		err = siw_ddp_stag_check(NULL, req);
+		goto out;
+	}
+	spin_lock_irqsave(&mr->lock, flags);
+	siw_mr_describe(mr, &r);
+	err = siw_ddp_stag_check(&r, req);
+	if (!err)
+		n = siw_mr_copy_page(mr, req->to, (void *)data, req->len, crc,
+				     true);
+	spin_unlock_irqrestore(&mr->lock, flags);
+	if (err)
+		goto out;
+	*rv = n ? 0 : -EFAULT;
+	/* the rest, if the segment spans pages, a page a hold */
+	if (n && n < req->len)
+		*rv = siw_mr_copy(mr, r.version, req->to + n,
+				  (void *)data + n, req->len - n, crc, true);
+out:
+	rcu_read_unlock();
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_place_once);
+
+/**
  * siw_mr_get_page() - take the page holding a Tagged Offset, to send from
  * @mr: a region the caller holds a reference on and checked the access
  *	against when it was granted
