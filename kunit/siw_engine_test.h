@@ -62,6 +62,7 @@ struct eng_region {
  * @rbuf_len: its length
  * @nbufs: receive buffers posted (all alike)
  * @nplace: placement calls
+ * @nonce: Writes in one segment checked and placed in one call
  * @placed: octets placed
  * @summed: octets placed that the placement fed to the FPDU's CRC as it
  *	copied them (the engine handed it a CRC state)
@@ -94,6 +95,7 @@ struct eng_peer {
 	u32 rbuf_len;
 	unsigned int nbufs;
 	unsigned int nplace;
+	unsigned int nonce;
 	u32 placed;
 	u32 summed;
 	bool bad;
@@ -326,10 +328,34 @@ static inline void eng_msg_done(void *ctx, const struct siw_engine_rx_msg *m)
 		p->bad = true;
 }
 
+/*
+ * A Write in one segment, checked and placed in one call: the same
+ * lookup, check and copy as the general path's, counted alike
+ */
+static inline enum siw_ddp_err eng_tagged_once(void *ctx,
+					       const struct siw_ddp_stag_req *req,
+					       const void *data, u32 len,
+					       u32 *crc)
+{
+	const struct siw_ddp_mem mem = { .ops = &eng_mem_ops, .ctx = ctx };
+	struct eng_peer *p = ctx;
+	struct siw_ddp_region r;
+	enum siw_ddp_err err;
+
+	p->nonce++;
+	err = siw_ddp_stag_resolve(&mem, req, &r);
+	if (err)
+		return err;
+	err = eng_tagged_place(ctx, &r, req->to, data, len, crc);
+	siw_ddp_stag_put(&mem, &r);
+	return err;
+}
+
 static const struct siw_engine_rx_ops eng_rx_ops = {
 	.recv_buf = eng_recv_buf,
 	.recv_place = eng_recv_place,
 	.tagged_place = eng_tagged_place,
+	.tagged_once = eng_tagged_once,
 	.read_resp = eng_read_resp,
 	.read_req = eng_read_req,
 	.terminate = eng_terminate,

@@ -478,6 +478,224 @@ static void mem_get_page_small_pages(struct kunit *test)
 	siw_dereg_mr(&mr->base, NULL);
 }
 
+/**
+ * struct fetch_case - one SGE read by siw_mr_fetch_local()
+ * @name: the case
+ * @key: XORed into the lkey (a wrong key), or the whole lkey if @index0
+ * @index0: an lkey of index 0
+ * @other_pd: the QP's PD is another than the region's
+ * @revoked: the region was invalidated before the read
+ * @off: the SGE's address, as an offset from the region's start
+ * @len: its length
+ * @rv: what the read returns; on error nothing is copied
+ */
+struct fetch_case {
+	const char *name;
+	u32 key;
+	bool index0;
+	bool other_pd;
+	bool revoked;
+	u32 off;
+	u32 len;
+	int rv;
+};
+
+/* The region: 2 pages of 512 octets, each in a kernel page of its own */
+static const struct fetch_case fetch_cases[] = {
+	{ "whole_across_pages", 0, false, false, false, 0, 1024, 0 },
+	{ "across_the_boundary", 0, false, false, false, 500, 24, 0 },
+	{ "within_first_page", 0, false, false, false, 100, 300, 0 },
+	{ "last_octet", 0, false, false, false, 1023, 1, 0 },
+	{ "empty_at_end", 0, false, false, false, 1024, 0, 0 },
+	{ "wrong_key", 1, false, false, false, 0, 64, -EACCES },
+	{ "index_zero", 0, true, false, false, 0, 64, -EACCES },
+	{ "other_pd", 0, false, true, false, 0, 64, -EACCES },
+	{ "one_past", 0, false, false, false, 1, 1024, -EACCES },
+	{ "start_past", 0, false, false, false, 1025, 0, -EACCES },
+	{ "invalidated", 0, false, false, true, 0, 64, -EACCES },
+};
+
+static void fetch_desc(const struct fetch_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(fetch, fetch_cases, fetch_desc);
+
+/*
+ * An SGE read whole at a message's start, looked up, checked and read
+ * with no reference (siw_mr_fetch_local()): the octets of the region's
+ * pages in order, or nothing and -EACCES where siw_mr_get_local()
+ * refuses the access or the region was revoked
+ */
+static void mem_fetch_local(struct kunit *test)
+{
+	const struct fetch_case *c = test->param_value;
+	struct mem_fixture *f = test->priv;
+	u8 *a = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *dst = kunit_kzalloc(test, 2048, GFP_KERNEL);
+	struct ib_pd pd = { }, other = { };
+	struct siw_mr *mr;
+	u32 lkey, i;
+	u8 *buf[2];
+
+	KUNIT_ASSERT_TRUE(test, a && b && dst);
+	buf[0] = a + 1024;
+	buf[1] = b + 512;
+	mr = pg_mr(test, f, &pd, SZ_512, buf, 512, 2);
+	for (i = 0; i < 512; i++) {
+		buf[0][i] = (u8)(i * 5 + 1);
+		buf[1][i] = (u8)(i * 3 + 2);
+	}
+	lkey = c->index0 ? mr->stag & SIW_STAG_KEY_MASK : mr->stag ^ c->key;
+	if (c->revoked)
+		KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd,
+							 mr->stag, false), 0);
+
+	KUNIT_EXPECT_EQ(test, siw_mr_fetch_local(&f->sdev->mem,
+						 c->other_pd ? &other : &pd,
+						 lkey, mr->va + c->off, dst,
+						 c->len, NULL), c->rv);
+	if (c->rv) {
+		KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(dst, 0, 2048),
+				      "a refused read copied octets");
+	} else {
+		for (i = 0; i < c->len; i++) {
+			u32 at = c->off + i;
+			u8 v = at < 512 ? buf[0][at] : buf[1][at - 512];
+
+			if (dst[i] != v)
+				break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, i, c->len,
+				    "octet %u is not the region's", i);
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(dst + c->len, 0,
+						    2048 - c->len));
+	}
+	siw_dereg_mr(&mr->base, NULL);
+}
+
+/**
+ * struct once_case - one Write segment placed by siw_mr_place_once()
+ * @name: the case
+ * @key: XORed into the STag (a wrong key)
+ * @index0: an STag of index 0
+ * @other_pd: the QP's PD is another than the region's
+ * @revoked: the region was invalidated before the segment
+ * @access: rights the segment needs
+ * @off: its Tagged Offset, from the region's start
+ * @len: its payload
+ * @err: the DDP layer's answer; on error nothing is placed
+ */
+struct once_case {
+	const char *name;
+	u32 key;
+	bool index0;
+	bool other_pd;
+	bool revoked;
+	u32 access;
+	u64 off;
+	u32 len;
+	enum siw_ddp_err err;
+};
+
+/* The region of mem_fetch_local(): 2 pages of 512 octets, ACC_RW */
+static const struct once_case once_cases[] = {
+	{ "whole_across_pages", 0, false, false, false,
+	  IB_ACCESS_REMOTE_WRITE, 0, 1024, SIW_DDP_OK },
+	{ "across_the_boundary", 0, false, false, false,
+	  IB_ACCESS_REMOTE_WRITE, 500, 24, SIW_DDP_OK },
+	{ "last_octet", 0, false, false, false,
+	  IB_ACCESS_REMOTE_WRITE, 1023, 1, SIW_DDP_OK },
+	{ "wrong_key", 1, false, false, false,
+	  IB_ACCESS_REMOTE_WRITE, 0, 64, SIW_DDP_ERR_DDP_T_INVALID_STAG },
+	{ "index_zero", 0, true, false, false,
+	  IB_ACCESS_REMOTE_WRITE, 0, 64, SIW_DDP_ERR_DDP_T_INVALID_STAG },
+	{ "other_pd", 0, false, true, false,
+	  IB_ACCESS_REMOTE_WRITE, 0, 64, SIW_DDP_ERR_DDP_T_STAG_NOT_ASSOC },
+	{ "no_right", 0, false, false, false,
+	  IB_ACCESS_REMOTE_ATOMIC, 0, 64, SIW_DDP_ERR_RDMAP_ACCESS },
+	{ "one_past", 0, false, false, false,
+	  IB_ACCESS_REMOTE_WRITE, 1, 1024, SIW_DDP_ERR_DDP_T_BASE_BOUNDS },
+	{ "below", 0, false, false, false,
+	  IB_ACCESS_REMOTE_WRITE, -1ULL, 2, SIW_DDP_ERR_DDP_T_BASE_BOUNDS },
+	{ "invalidated", 0, false, false, true,
+	  IB_ACCESS_REMOTE_WRITE, 0, 64, SIW_DDP_ERR_DDP_T_INVALID_STAG },
+};
+
+static void once_desc(const struct once_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(once, once_cases, once_desc);
+
+/*
+ * A Write in one segment checked and placed with no reference
+ * (siw_mr_place_once()): the DDP layer's error for what the check
+ * refuses, and nothing placed then; else the payload in the region's
+ * pages, nothing around it
+ */
+static void mem_place_once(struct kunit *test)
+{
+	const struct once_case *c = test->param_value;
+	struct mem_fixture *f = test->priv;
+	u8 *a = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *data = kunit_kmalloc(test, 1024, GFP_KERNEL);
+	struct ib_pd pd = { }, other = { };
+	struct siw_ddp_stag_req req = { };
+	struct siw_mr *mr;
+	bool outside;
+	u8 *buf[2];
+	int rv = 1;
+	u32 i, at;
+
+	KUNIT_ASSERT_TRUE(test, a && b && data);
+	memset(a, PG_FILL, PAGE_SIZE);
+	memset(b, PG_FILL, PAGE_SIZE);
+	for (i = 0; i < 1024; i++)
+		data[i] = (u8)(i * 5 + 1);
+	buf[0] = a + 1024;
+	buf[1] = b + 512;
+	mr = pg_mr(test, f, &pd, SZ_512, buf, 512, 2);
+	if (c->revoked)
+		KUNIT_ASSERT_EQ(test, siw_mem_invalidate(&f->sdev->mem, &pd,
+							 mr->stag, false), 0);
+	req = (struct siw_ddp_stag_req){
+		.pd = c->other_pd ? &other : &pd,
+		.to = mr->va + c->off,
+		.stag = c->index0 ? mr->stag & SIW_STAG_KEY_MASK :
+				    mr->stag ^ c->key,
+		.len = c->len,
+		.access = c->access,
+		.use = SIW_DDP_STAG_PLACE,
+	};
+
+	KUNIT_EXPECT_EQ(test, siw_mr_place_once(&f->sdev->mem, &req, data,
+						NULL, &rv), c->err);
+	if (c->err) {
+		KUNIT_EXPECT_EQ(test, rv, 1);
+		KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(a, PG_FILL, PAGE_SIZE) &&
+				      !memchr_inv(b, PG_FILL, PAGE_SIZE),
+				      "a refused segment placed octets");
+	} else {
+		KUNIT_EXPECT_EQ(test, rv, 0);
+		for (i = 0; i < 1024; i++) {
+			outside = i < c->off || i >= c->off + c->len;
+			at = i < 512 ? buf[0][i] : buf[1][i - 512];
+			if (at != (outside ? PG_FILL : data[i - c->off]))
+				break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, i, 1024U,
+				    "octet %u of the region is wrong", i);
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(a, PG_FILL, 1024));
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(b, PG_FILL, 512));
+	}
+	siw_dereg_mr(&mr->base, NULL);
+}
+
 /*
  * Region pages larger than the kernel's (an 8 KiB page here, 2 MiB for
  * a huge page): each access still stops at the end of the kernel page,
@@ -579,6 +797,8 @@ static struct kunit_case siw_mem_cases[] = {
 	KUNIT_CASE(mem_fastreg_after_dereg),
 	KUNIT_CASE(mem_place_small_pages),
 	KUNIT_CASE(mem_get_page_small_pages),
+	KUNIT_CASE_PARAM(mem_fetch_local, fetch_gen_params),
+	KUNIT_CASE_PARAM(mem_place_once, once_gen_params),
 	KUNIT_CASE(mem_large_pages),
 	KUNIT_CASE(mem_pieces),
 	KUNIT_CASE(mem_map_page_size),

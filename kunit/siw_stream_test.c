@@ -2241,6 +2241,8 @@ static const u8 st_small_ops[] = {
 #define ST_SMALL_TO	0x7700000ULL
 #define ST_SMALL_RKEY	0x1234abcd
 #define ST_SMALL_SGE_AT	1365	/* SGE k starts at k times this */
+#define ST_RESUME_N	64	/* Sends against a full send buffer */
+#define ST_RESUME_LEN	1000	/* the first one's length; each one more */
 
 static const char * const st_small_size_names[] = {
 	"0", "1", "63", "64", "one FPDU", "one FPDU + 1",
@@ -2475,6 +2477,104 @@ static void stream_small_revoked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->s->tx.msn[SIW_DDP_QN_SEND], 1U);
 }
 
+/*
+ * Post Send @i of stream_small_resumes() (@len + @i octets, only the last
+ * one signalled: the CQ holds fewer); returns false if the SQ is full
+ */
+static bool st_post_resume(struct kunit *test, struct st_fixture *f, u32 i)
+{
+	struct ib_sge sge = {
+		.addr = ST_IOVA, .length = ST_RESUME_LEN + i, .lkey = f->stag,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = ST_SEND_WRID + i, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = i + 1 < ST_RESUME_N ? 0 : IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad;
+	int rv = siw_post_send(&f->qp->base, &wr, &bad);
+
+	KUNIT_ASSERT_TRUE(test, !rv || rv == -ENOMEM);
+	return !rv;
+}
+
+/*
+ * Small messages framed at their start meet a full send buffer (ours
+ * and the peer's receive buffer at their minimum, the peer not reading):
+ * TCP takes an FPDU in part or not at all, the run stops, and a later
+ * run sends the rest of it, then the messages behind it. The peer then
+ * reads: it gets every Send once, in order, whole (framing and CRC of
+ * all, length and octets of the first ENG_MAX_DONE), and the last one
+ * completes.
+ */
+static void stream_small_resumes(struct kunit *test)
+{
+	struct st_fixture *f = test->priv;
+	unsigned long end = jiffies + msecs_to_jiffies(ST_WAIT_MS);
+	struct eng_peer *p = eng_peer_new(test, ST_MSG);
+	struct siw_engine_rx *rx = kunit_kzalloc(test, sizeof(*rx),
+						 GFP_KERNEL);
+	u32 cap = ST_RESUME_N * (ST_RESUME_LEN + ST_RESUME_N + 64);
+	u8 *buf = kunit_kmalloc(test, cap, GFP_KERNEL);
+	struct sock *sk = f->ours->sk;
+	u8 *mem = page_address(f->page);
+	u32 i, posted = 0, len = 0;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_TRUE(test, rx && buf);
+	st_lower_mtu(test, f, ST_LOW_MTU);
+	st_sync_mss(test, f);
+	for (i = 0; i < PAGE_SIZE; i++)
+		mem[i] = (u8)(i * 7 + (i >> 8));
+	lock_sock(sk);
+	sk->sk_userlocks |= SOCK_SNDBUF_LOCK;
+	WRITE_ONCE(sk->sk_sndbuf, SOCK_MIN_SNDBUF);
+	release_sock(sk);
+	lock_sock(f->peer->sk);
+	f->peer->sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
+	WRITE_ONCE(f->peer->sk->sk_rcvbuf, SOCK_MIN_RCVBUF);
+	release_sock(f->peer->sk);
+
+	/* the SQ is short: post again as Sends retire, until a run stalls */
+	for (i = 0; i < ST_RESUME_N; i++) {
+		while (posted < ST_RESUME_N && st_post_resume(test, f, posted))
+			posted++;
+		flush_work(&f->s->tx_work);
+		siw_stx_work(&f->s->tx_work);
+		if (siw_stats_sum(f->sdev->stats, SIW_STAT_TX_STALLS))
+			break;
+	}
+	KUNIT_ASSERT_GT_MSG(test, siw_stats_sum(f->sdev->stats,
+						SIW_STAT_TX_STALLS), 0ULL,
+			    "the send buffer never filled");
+
+	eng_peer_reset(p, ST_RESUME_N);
+	eng_rx_start(rx, p, 1, false, true);
+	while (p->ndone < ST_RESUME_N &&
+	       st_peer_take(f, rx, buf, &len, cap, end)) {
+		while (posted < ST_RESUME_N && st_post_resume(test, f, posted))
+			posted++;
+		siw_stx_work(&f->s->tx_work);
+	}
+	flush_work(&f->s->tx_work);
+	KUNIT_ASSERT_EQ_MSG(test, p->ndone, ST_RESUME_N,
+			    "the peer got %u of %u Sends", p->ndone,
+			    ST_RESUME_N);
+	KUNIT_EXPECT_FALSE(test, siw_engine_rx_stopped(rx));
+	KUNIT_EXPECT_FALSE(test, p->bad);
+	for (i = 0; i < min(ST_RESUME_N, ENG_MAX_DONE); i++) {
+		KUNIT_EXPECT_EQ(test, p->done_len[i], ST_RESUME_LEN + i);
+		KUNIT_EXPECT_EQ_MSG(test, p->done_sum[i],
+				    crc32c(0, mem, ST_RESUME_LEN + i),
+				    "Send %u arrived with other octets", i);
+	}
+	KUNIT_ASSERT_EQ_MSG(test, siw_poll_cq(&f->cq->base, 1, &wc), 1,
+			    "the last Send did not complete");
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, ST_SEND_WRID + ST_RESUME_N - 1);
+	KUNIT_EXPECT_EQ(test, siw_poll_cq(&f->cq->base, 1, &wc), 0);
+}
+
 static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_send_fits),
 	KUNIT_CASE_PARAM(stream_send_too_long, st_long_gen_params),
@@ -2498,6 +2598,7 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_zc_completion_frees_buffer),
 	KUNIT_CASE_PARAM(stream_small_wire, st_small_gen_params),
 	KUNIT_CASE(stream_small_revoked),
+	KUNIT_CASE(stream_small_resumes),
 	{}
 };
 

@@ -157,9 +157,11 @@ enum siw_ddp_err siw_ddp_stag_resolve(const struct siw_ddp_mem *mem,
 {
 	enum siw_ddp_err err;
 
-	memset(r, 0, sizeof(*r));
-	if (siw_stag_skip(req))
+	if (siw_stag_skip(req)) {
+		memset(r, 0, sizeof(*r));
 		return SIW_DDP_OK;
+	}
+	/* a lookup that finds the region fills all of @r */
 	if (!siw_stag_index(req->stag) ||
 	    mem->ops->lookup(mem->ctx, req->stag, r)) {
 		memset(r, 0, sizeof(*r));

@@ -304,8 +304,9 @@ struct siw_ddp_region {
 /**
  * struct siw_ddp_mem_ops - STag lookups, implemented by the memory layer
  * @lookup: fill @region for the STag whose index (upper 24 bits) is that
- *	of @stag, whatever its key, and take a reference on it. Returns 0,
- *	or -ENOENT if no region has that index. Must not sleep.
+ *	of @stag, whatever its key, every field of it, and take a reference
+ *	on it. Returns 0, or -ENOENT if no region has that index (@region
+ *	may then hold anything). Must not sleep.
  * @put: drop the reference @lookup took; may be NULL.
  * @unchanged: true if nothing @lookup described in @region (validity,
  *	STag, bounds, rights) has changed since, so that the description

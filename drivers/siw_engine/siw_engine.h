@@ -243,6 +243,13 @@ struct siw_engine_rx_msg {
  *	region @r, which siw_ddp_stag_again() checked for the whole
  *	segment; @crc as for @recv_place. Returns SIW_DDP_OK or the error
  *	to report.
+ * @tagged_once: optional; an RDMA Write in one segment, whose payload
+ *	(@len octets at @data, at least one) lies whole in one run and no
+ *	region of an earlier segment is held: check @req as
+ *	siw_ddp_stag_resolve() would and place the payload as
+ *	@tagged_place would, in one call that holds nothing afterwards;
+ *	@crc as for @recv_place. Returns SIW_DDP_OK or the error to report;
+ *	nothing is placed when the check fails.
  * @read_resp: optional; a Read Response segment with header @h and
  *	@len payload octets begins: does it answer an outstanding Read
  *	Request? Returns SIW_DDP_OK or the error to report
@@ -266,6 +273,9 @@ struct siw_engine_rx_ops {
 					 const struct siw_ddp_region *r,
 					 u64 to, const void *data, u32 len,
 					 u32 *crc);
+	enum siw_ddp_err (*tagged_once)(void *ctx,
+					const struct siw_ddp_stag_req *req,
+					const void *data, u32 len, u32 *crc);
 	enum siw_ddp_err (*read_resp)(void *ctx, const struct siw_ddp_hdr *h,
 				      u32 len);
 	enum siw_ddp_err (*read_req)(void *ctx, const struct siw_rdmap_rreq *rr,

@@ -565,6 +565,55 @@ static inline void siw_rx_count_fast(struct siw_engine_rx *rx)
 }
 #endif
 
+/* siw_rx_tagged_once() for a segment that qualified, @op its opcode's */
+static void siw_rx_place_once(struct siw_engine_rx *rx,
+			      const struct siw_rdmap_opinfo *op, const u8 *p,
+			      u32 *crc)
+{
+	u32 before = crc ? *crc : 0;
+	struct siw_ddp_stag_req req = {
+		.pd = rx->pd,
+		.to = rx->h.to,
+		.stag = rx->h.stag,
+		.len = rx->payload,
+		.access = op->access,
+		.use = SIW_DDP_STAG_PLACE,
+	};
+	enum siw_ddp_err err;
+
+	err = rx->ops->tagged_once(rx->ctx, &req, p, rx->payload, crc);
+	rx->stage = SIW_ENGINE_RXS_PLACE;
+	rx->done = rx->payload;
+	if (err) {
+		/* as siw_rx_place(): the CRC error still wins */
+		if (crc)
+			*crc = siw_mpa_crc_update(before, p, rx->payload);
+		siw_rx_fail(rx, err);
+	}
+}
+
+/*
+ * An RDMA Write in one segment, its payload whole at @p, with no region
+ * held from an earlier segment: checked and placed in one callback
+ * (@tagged_once), with the outcome siw_rx_segment_check() and
+ * siw_rx_place() would have. Returns false, having done nothing, if the
+ * segment is not one for it.
+ */
+static bool siw_rx_tagged_once(struct siw_engine_rx *rx, const u8 *p,
+			       u32 *crc)
+{
+	const struct siw_rdmap_opinfo *op;
+
+	if (!rx->h.tagged || !rx->h.last || !rx->payload ||
+	    rx->region.state == SIW_DDP_REGION_VALID || !rx->ops->tagged_once)
+		return false;
+	op = siw_rx_op(rx);
+	if (op->class != SIW_RDMAP_CLASS_WRITE)
+		return false;
+	siw_rx_place_once(rx, op, p, crc);
+	return true;
+}
+
 /*
  * The next FPDU lies whole at @p, in @len: take it in one step, with
  * the same steps siw_rx_event() takes for the events of the FPDU (its
@@ -612,11 +661,14 @@ static bool siw_rx_fast(struct siw_engine_rx *rx, const u8 *p, u32 len,
 	/* SIW_MPA_EV_DATA: siw_rx_hdr(), siw_rx_place() or the drain */
 	siw_rx_gather(rx, seg, hlen, crc);
 	rx->payload = ulpdu - hlen;
-	siw_rx_segment_check(rx);
-	if (rx->payload && rx->stage == SIW_ENGINE_RXS_PLACE)
-		siw_rx_place(rx, seg + hlen, rx->payload, crc);
-	else if (crc)
-		*crc = siw_mpa_crc_update(*crc, seg + hlen, rx->payload);
+	if (!siw_rx_tagged_once(rx, seg + hlen, crc)) {
+		siw_rx_segment_check(rx);
+		if (rx->payload && rx->stage == SIW_ENGINE_RXS_PLACE)
+			siw_rx_place(rx, seg + hlen, rx->payload, crc);
+		else if (crc)
+			*crc = siw_mpa_crc_update(*crc, seg + hlen,
+						  rx->payload);
+	}
 	/* SIW_MPA_EV_FPDU, or SIW_MPA_EV_ERROR for a bad CRC */
 	if (siw_mpa_rx_fpdu_done(&rx->mpa, p))
 		siw_rx_fpdu_end(rx);

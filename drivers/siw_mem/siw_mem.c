@@ -16,7 +16,10 @@
  * checked (&siw_mr.gen), copies (placement) or takes a page reference
  * (transmit), and lets go. Once a revocation returned, no access is
  * under way and none starts. A reference to the description only keeps
- * the description; the memory goes at deregistration.
+ * the description; the memory goes at deregistration. A copy of an
+ * SGE at a message's start takes no reference at all: RCU keeps the
+ * description, and validity, checked under the lock, the memory
+ * (siw_mr_fetch_local()).
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -62,6 +65,23 @@ void siw_mem_table_destroy(struct siw_mem_table *t)
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mem_table_destroy);
 
+/* siw_mr_get(), inline where the receive path's lookup calls it */
+static __always_inline struct siw_mr *siw_mr_find(struct siw_mem_table *t,
+						  u32 stag)
+{
+	u32 index = siw_stag_index(stag);
+	struct siw_mr *mr;
+
+	if (!index)
+		return NULL;
+	rcu_read_lock();
+	mr = xa_load(&t->xa, index);
+	if (mr && !refcount_inc_not_zero(&mr->ref))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
 /**
  * siw_mr_get() - find the region behind an STag's index
  * @t: the STag table
@@ -75,17 +95,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mem_table_destroy);
  */
 struct siw_mr *siw_mr_get(struct siw_mem_table *t, u32 stag)
 {
-	u32 index = siw_stag_index(stag);
-	struct siw_mr *mr;
-
-	if (!index)
-		return NULL;
-	rcu_read_lock();
-	mr = xa_load(&t->xa, index);
-	if (mr && !refcount_inc_not_zero(&mr->ref))
-		mr = NULL;
-	rcu_read_unlock();
-	return mr;
+	return siw_mr_find(t, stag);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_get);
 
@@ -130,7 +140,8 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_put);
  * here (siw_mr_live()), so the snapshot only has to be consistent, not
  * current.
  */
-static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
+static __always_inline void siw_mr_describe(struct siw_mr *mr,
+					    struct siw_ddp_region *r)
 {
 	unsigned int seq;
 
@@ -152,7 +163,7 @@ static void siw_mr_describe(struct siw_mr *mr, struct siw_ddp_region *r)
 
 static int siw_mem_ddp_lookup(void *ctx, u32 stag, struct siw_ddp_region *r)
 {
-	struct siw_mr *mr = siw_mr_get(ctx, stag);
+	struct siw_mr *mr = siw_mr_find(ctx, stag);
 
 	if (!mr)
 		return -ENOENT;
@@ -382,50 +393,71 @@ bool siw_mr_usable(struct siw_mr *mr, u64 gen)
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_usable);
 
 /*
- * Copy [@va, @va + @len) of @mr from @buf (@into) or to @buf, under the
- * region's lock once it was found valid and unchanged since @gen,
- * feeding the octets into *@crc if @crc is set: siw_mr_place() and
- * siw_mr_fetch()
+ * Copy the part of [@va, @va + @len) of @mr that lies in the page of @va
+ * (the region's page or the kernel page, whichever ends first) from
+ * @buf (@into) or to @buf, feeding the octets into *@crc if @crc is set;
+ * @mr->lock held, the access checked. Returns the octets copied, 0 if
+ * no page backs @va.
+ */
+static __always_inline u32 siw_mr_copy_page(struct siw_mr *mr, u64 va,
+					    void *buf, u32 len, u32 *crc,
+					    bool into)
+{
+	unsigned int pg_off;
+	struct page *pg;
+	void *dst, *src;
+	void *map;
+	u32 n;
+
+	pg = siw_mr_page(mr, va, &pg_off, &n);
+	if (!pg)
+		return 0;
+	n = min(len, n);
+	map = kmap_local_page(pg);
+	dst = into ? map + pg_off : buf;
+	src = into ? buf : map + pg_off;
+	if (crc)
+		*crc = siw_mpa_crc_copy(*crc, dst, src, n);
+	else
+		memcpy(dst, src, n);
+	if (into)
+		flush_dcache_page(pg);
+	kunmap_local(map);
+	return n;
+}
+
+/*
+ * Copy [@va, @va + @len) of @mr from @buf (@into) or to @buf, a page at
+ * a time, each under the region's lock once it was found valid and
+ * unchanged since @gen: interrupts stay off for one page's copy at most,
+ * and a revocation between two pages stops the copy before the next.
+ * Feeds the octets into *@crc if @crc is set: siw_mr_place(),
+ * siw_mr_fetch() and siw_mr_fetch_local().
  */
 static __always_inline int siw_mr_copy(struct siw_mr *mr, u64 gen,
 				       u64 va, void *buf, u32 len, u32 *crc,
 				       bool into)
 {
-	unsigned int pg_off;
 	unsigned long flags;
-	struct page *pg;
-	void *dst, *src;
 	int rv = 0;
-	void *map;
 	u32 n;
 
-	spin_lock_irqsave(&mr->lock, flags);
-	if (!siw_mr_live(mr, gen))
-		rv = -EACCES;
-	else if (!siw_range_within(mr->va, mr->len, va, len))
-		rv = -ERANGE;
-	while (!rv && len) {
-		pg = siw_mr_page(mr, va, &pg_off, &n);
-		if (!pg) {
+	do {
+		n = 0;
+		spin_lock_irqsave(&mr->lock, flags);
+		if (!siw_mr_live(mr, gen))
+			rv = -EACCES;
+		else if (!siw_range_within(mr->va, mr->len, va, len))
+			rv = -ERANGE;
+		else if (len)
+			n = siw_mr_copy_page(mr, va, buf, len, crc, into);
+		spin_unlock_irqrestore(&mr->lock, flags);
+		if (!rv && len && !n)
 			rv = -EFAULT;
-			break;
-		}
-		n = min(len, n);
-		map = kmap_local_page(pg);
-		dst = into ? map + pg_off : buf;
-		src = into ? buf : map + pg_off;
-		if (crc)
-			*crc = siw_mpa_crc_copy(*crc, dst, src, n);
-		else
-			memcpy(dst, src, n);
-		if (into)
-			flush_dcache_page(pg);
-		kunmap_local(map);
 		va += n;
 		buf += n;
 		len -= n;
-	}
-	spin_unlock_irqrestore(&mr->lock, flags);
+	} while (!rv && len);
 	return rv;
 }
 
@@ -442,19 +474,21 @@ static __always_inline int siw_mr_copy(struct siw_mr *mr, u64 gen,
  * @crc: NULL, or a CRC32c state to feed the octets into as they are
  *	copied (the receive path's FPDU CRC, checked in the same pass)
  *
- * Copies under the region's lock, after checking that the region is
- * still valid and unchanged since the check: an invalidation or
- * deregistration either waits for the copy or refuses it, and so does
- * a registration again under the same STag (which follows an
+ * Copies a page at a time, each page under the region's lock after
+ * checking that the region is still valid and unchanged since the
+ * check: an invalidation or deregistration either waits for the page
+ * being copied or stops the copy before the next, and so does a
+ * registration again under the same STag (which follows an
  * invalidation), whatever bounds and rights it gives. Each piece
  * copied ends at the end of the region's page or of the kernel page,
  * whichever comes first.
  *
  * Context: any; does not sleep.
  * Returns: 0, -EACCES (revoked or changed since the check; nothing is
- * copied), -ERANGE (outside the region: the caller did not check the
- * range; nothing is copied) or -EFAULT (an octet not backed by the
- * region).
+ * copied after the revocation, the pages before it may be), -ERANGE
+ * (outside the region: the caller did not check the range; nothing is
+ * copied) or -EFAULT (an octet not backed by the region; the pages
+ * before it are copied).
  */
 int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 		 u32 len, u32 *crc)
@@ -475,16 +509,17 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mr_place);
  *	copied (the transmit path's FPDU CRC, in the same pass)
  *
  * The sender's counterpart of siw_mr_place(), for a message copied
- * whole before it goes to TCP: the octets are read under the region's
- * lock, once it was found valid and unchanged since the check, so an
- * invalidation or deregistration either waits for the copy or refuses
- * it, and nothing is read from memory the region no longer grants.
- * No page reference is taken: nothing refers to the pages afterwards.
+ * whole before it goes to TCP: the octets are read a page at a time
+ * under the region's lock, once it was found valid and unchanged since
+ * the check, so an invalidation or deregistration either waits for the
+ * page being read or stops the copy before the next, and nothing is
+ * read from memory the region no longer grants. No page reference is
+ * taken: nothing refers to the pages afterwards.
  *
  * Context: any; does not sleep.
  * Returns: 0, -EACCES (revoked or changed since the check; nothing is
- * copied), -ERANGE (outside the region; nothing is copied) or -EFAULT
- * (an octet not backed by the region).
+ * read after the revocation), -ERANGE (outside the region; nothing is
+ * copied) or -EFAULT (an octet not backed by the region).
  */
 int siw_mr_fetch(struct siw_mr *mr, u64 gen, u64 va, void *dst, u32 len,
 		 u32 *crc)
@@ -492,6 +527,127 @@ int siw_mr_fetch(struct siw_mr *mr, u64 gen, u64 va, void *dst, u32 len,
 	return siw_mr_copy(mr, gen, va, dst, len, crc, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mr_fetch);
+
+/**
+ * siw_mr_fetch_local() - copy an SGE's octets out of its region
+ * @t: the STag table
+ * @pd: the QP's PD
+ * @lkey: the SGE's lkey
+ * @va: the SGE's address
+ * @dst: where the octets go
+ * @len: their number
+ * @crc: NULL, or a CRC32c state to feed the octets into as they are
+ *	copied
+ *
+ * siw_mr_get_local() for a local read, siw_mr_fetch() and siw_mr_put()
+ * in one, for a message copied whole at its start: the region is found
+ * under RCU and checked under its lock, where nothing of what the check
+ * reads can change, and its first page read in the same hold; the rest
+ * a page a hold, as siw_mr_fetch() reads. No reference is taken: a
+ * region valid under its lock is not yet revoked, and only its
+ * revocation (siw_mr_destroy()) drops the table's reference, so its
+ * pages and page list are there; RCU keeps the description itself.
+ *
+ * Context: any; does not sleep.
+ * Returns: 0, -EACCES (no such region, or it refused the access: key,
+ * validity, PD or bounds; or it was revoked during the copy, nothing
+ * read after the revocation) or -EFAULT (an octet not backed by the
+ * region).
+ */
+int siw_mr_fetch_local(struct siw_mem_table *t, struct ib_pd *pd, u32 lkey,
+		       u64 va, void *dst, u32 len, u32 *crc)
+{
+	u32 index = siw_stag_index(lkey);
+	unsigned long flags;
+	struct siw_mr *mr;
+	int rv = -EACCES;
+	u64 gen = 0;
+	u32 n = 0;
+
+	if (!index)
+		return -EACCES;
+	rcu_read_lock();
+	mr = xa_load(&t->xa, index);
+	if (!mr)
+		goto out;
+	spin_lock_irqsave(&mr->lock, flags);
+	if (mr->valid && mr->stag == lkey && mr->base.pd == pd &&
+	    siw_range_within(mr->va, mr->len, va, len)) {
+		gen = mr->gen;
+		n = len ? siw_mr_copy_page(mr, va, dst, len, crc, false) : 0;
+		rv = len && !n ? -EFAULT : 0;
+	}
+	spin_unlock_irqrestore(&mr->lock, flags);
+	/* the rest, if the SGE spans pages, a page a hold */
+	if (!rv && n < len)
+		rv = siw_mr_copy(mr, gen, va + n, dst + n, len - n, crc,
+				 false);
+out:
+	rcu_read_unlock();
+	return rv;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_fetch_local);
+
+/**
+ * siw_mr_place_once() - check a tagged segment and place all its payload
+ * @t: the STag table
+ * @req: the access the segment asks for (&siw_ddp_stag_req.len octets
+ *	from its Tagged Offset), at least one octet
+ * @data: the payload
+ * @crc: NULL, or a CRC32c state to feed the octets into as they are
+ *	copied
+ * @rv: the copy's outcome, as siw_mr_place() returns it, once the check
+ *	passed
+ *
+ * The DDP layer's STag checks (siw_ddp_stag_check()) and siw_mr_place()
+ * in one, for a Write that arrived in one segment: the region is found
+ * under RCU and described and checked under its lock, where nothing the
+ * check reads can change, and its first page placed in the same hold;
+ * the rest a page a hold, as siw_mr_place() copies. No reference is
+ * taken, for the reason siw_mr_fetch_local() gives.
+ *
+ * Context: any; does not sleep.
+ * Returns: SIW_DDP_OK, with *@rv set; or the error the check reports,
+ * nothing placed.
+ */
+enum siw_ddp_err siw_mr_place_once(struct siw_mem_table *t,
+				   const struct siw_ddp_stag_req *req,
+				   const void *data, u32 *crc, int *rv)
+{
+	u32 index = siw_stag_index(req->stag);
+	struct siw_ddp_region r;
+	enum siw_ddp_err err;
+	unsigned long flags;
+	struct siw_mr *mr;
+	u32 n = 0;
+
+	if (!index)
+		return siw_ddp_stag_check(NULL, req);
+	rcu_read_lock();
+	mr = xa_load(&t->xa, index);
+	if (!mr) {
+		err = siw_ddp_stag_check(NULL, req);
+		goto out;
+	}
+	spin_lock_irqsave(&mr->lock, flags);
+	siw_mr_describe(mr, &r);
+	err = siw_ddp_stag_check(&r, req);
+	if (!err)
+		n = siw_mr_copy_page(mr, req->to, (void *)data, req->len, crc,
+				     true);
+	spin_unlock_irqrestore(&mr->lock, flags);
+	if (err)
+		goto out;
+	*rv = n ? 0 : -EFAULT;
+	/* the rest, if the segment spans pages, a page a hold */
+	if (n && n < req->len)
+		*rv = siw_mr_copy(mr, r.version, req->to + n,
+				  (void *)data + n, req->len - n, crc, true);
+out:
+	rcu_read_unlock();
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_mr_place_once);
 
 /**
  * siw_mr_get_page() - take the page holding a Tagged Offset, to send from

@@ -29,10 +29,10 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
+/* DDP's view of a region, its checks and the lookup it calls */
+#include "siw_ddp/siw_ddp.h"
+
 struct ib_dmah;
-/* DDP's view of a region and the lookup it calls (siw_ddp/siw_ddp.h) */
-struct siw_ddp_mem_ops;
-struct siw_ddp_region;
 
 /* The largest STag index: 24 bits */
 #define SIW_STAG_INDEX_MAX	0xffffffU
@@ -202,6 +202,11 @@ int siw_mr_place(struct siw_mr *mr, u64 gen, u64 va, const void *data,
 		 u32 len, u32 *crc);
 int siw_mr_fetch(struct siw_mr *mr, u64 gen, u64 va, void *dst, u32 len,
 		 u32 *crc);
+int siw_mr_fetch_local(struct siw_mem_table *t, struct ib_pd *pd, u32 lkey,
+		       u64 va, void *dst, u32 len, u32 *crc);
+enum siw_ddp_err siw_mr_place_once(struct siw_mem_table *t,
+				   const struct siw_ddp_stag_req *req,
+				   const void *data, u32 *crc, int *rv);
 int siw_mr_get_page(struct siw_mr *mr, u64 gen, u64 va, u32 len,
 		    bool copy_slab, struct siw_mr_src *src);
 bool siw_mr_usable(struct siw_mr *mr, u64 gen);

@@ -153,17 +153,10 @@ static enum siw_ddp_err siw_srx_recv_place(void *ctx,
 	return len ? SIW_DDP_ERR_DDP_U_TOO_LONG : SIW_DDP_OK;
 }
 
-static enum siw_ddp_err siw_srx_tagged_place(void *ctx,
-					     const struct siw_ddp_region *r,
-					     u64 to, const void *data, u32 len,
-					     u32 *crc)
+/* What a placement's siw_mr_place() @rv reports */
+static enum siw_ddp_err siw_srx_place_err(int rv)
 {
-	struct siw_stream *s = ctx;
-
-	/* the responder places nothing before the RTR */
-	if (s->rx_rtr_wait)
-		return SIW_DDP_ERR_LLP_NO_RTR;
-	switch (siw_mr_place(r->obj, r->version, to, data, len, crc)) {
+	switch (rv) {
 	case 0:
 		return SIW_DDP_OK;
 	case -EACCES:
@@ -175,6 +168,53 @@ static enum siw_ddp_err siw_srx_tagged_place(void *ctx,
 	default:
 		return SIW_DDP_ERR_RDMAP_CATASTROPHIC;
 	}
+}
+
+static enum siw_ddp_err siw_srx_tagged_place(void *ctx,
+					     const struct siw_ddp_region *r,
+					     u64 to, const void *data, u32 len,
+					     u32 *crc)
+{
+	struct siw_stream *s = ctx;
+
+	/* the responder places nothing before the RTR */
+	if (s->rx_rtr_wait)
+		return SIW_DDP_ERR_LLP_NO_RTR;
+	return siw_srx_place_err(siw_mr_place(r->obj, r->version, to, data,
+					      len, crc));
+}
+
+/* A Write before the RTR: its STag's error if any, else no RTR yet */
+static enum siw_ddp_err siw_srx_no_rtr(struct siw_stream *s,
+				       const struct siw_ddp_stag_req *req)
+{
+	struct siw_ddp_region r;
+	enum siw_ddp_err err;
+
+	err = siw_ddp_stag_resolve(&s->rx.mem, req, &r);
+	siw_ddp_stag_put(&s->rx.mem, &r);
+	return err ? err : SIW_DDP_ERR_LLP_NO_RTR;
+}
+
+/*
+ * A Write in one segment: its STag checked and its payload placed in one
+ * hold of the region's lock (siw_mr_place_once()). Before the RTR the
+ * check still comes first, as on the general path, then nothing is
+ * placed.
+ */
+static enum siw_ddp_err siw_srx_tagged_once(void *ctx,
+					    const struct siw_ddp_stag_req *req,
+					    const void *data, u32 len,
+					    u32 *crc)
+{
+	struct siw_stream *s = ctx;
+	enum siw_ddp_err err;
+	int rv = 0;
+
+	if (s->rx_rtr_wait)
+		return siw_srx_no_rtr(s, req);
+	err = siw_mr_place_once(s->qp->qdev->mem, req, data, crc, &rv);
+	return err ? err : siw_srx_place_err(rv);
 }
 
 /*
@@ -366,6 +406,7 @@ const struct siw_engine_rx_ops siw_srx_ops = {
 	.recv_buf = siw_srx_recv_buf,
 	.recv_place = siw_srx_recv_place,
 	.tagged_place = siw_srx_tagged_place,
+	.tagged_once = siw_srx_tagged_once,
 	.read_resp = siw_srx_read_resp,
 	.read_req = siw_srx_read_req,
 	.terminate = siw_srx_terminate,

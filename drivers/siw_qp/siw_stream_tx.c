@@ -217,12 +217,60 @@ static int siw_stx_sendmsg_zc(struct siw_stream *s, struct bio_vec *bv,
 	return tcp_sendmsg_locked(s->sock->sk, &msg, len);
 }
 
+/* @n page vectors, @len octets, for TCP to copy; returns as TCP does */
+static int siw_stx_sendmsg_copy(struct sock *sk, struct bio_vec *bv,
+				unsigned int n, u32 len, int flags)
+{
+	struct msghdr msg = { .msg_flags = flags };
+
+	iov_iter_bvec(&msg.msg_iter, WRITE, bv, n, len);
+	return tcp_sendmsg_locked(sk, &msg, len);
+}
+
 /* May this piece go to TCP by reference? */
 static bool siw_stx_piece_zc(const struct siw_stream *s,
 			     const struct siw_engine_seg *p)
 {
 	return s->tx_ubuf && p->kind == SIW_ENGINE_SEG_PAGE &&
 	       sendpage_ok(p->page);
+}
+
+/*
+ * The rest of one staged FPDU to TCP: what a small message framed at
+ * its start (siw_stx_small()) or a batch of one FPDU leaves, the
+ * general loop below without its walk over the pieces. Returns as
+ * siw_stx_push().
+ */
+static int siw_stx_push_staged(struct siw_stream *s)
+{
+	struct siw_engine_txd *d = &s->txd;
+	const u8 *a = (const u8 *)d->piece[0].addr + s->tx_off;
+	u32 total = d->piece[0].len - s->tx_off;
+	unsigned int n = 1;
+	int rv, more;
+
+	/* a small FPDU mostly lies in one page of the stage */
+	if (offset_in_page(a) + total <= PAGE_SIZE) {
+		bvec_set_page(&s->tx_bv[0], virt_to_page(a), total,
+			      offset_in_page(a));
+	} else {
+		n = 0;
+		total = siw_stx_stage_bvecs(&d->piece[0], s->tx_off,
+					    s->tx_bv, &n);
+	}
+	more = (!d->last || s->tx_more) ? MSG_MORE : 0;
+	rv = siw_tcp_splice_bvec_locked(s->sock->sk, s->tx_bv, n, total,
+					MSG_DONTWAIT | MSG_NOSIGNAL | more);
+	if (rv > 0) {
+		s->tx_off += rv;
+		siw_stx_count_octets(s, 0, 0, rv);
+	}
+	if (rv < 0 && rv != -EAGAIN)
+		return rv;
+	if (s->tx_off < d->wire_len)
+		return -EAGAIN;
+	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_FPDUS, s->tx_nfpdu);
+	return 0;
 }
 
 /*
@@ -241,14 +289,15 @@ static int siw_stx_push(struct siw_stream *s)
 	u32 skip = s->tx_off, total;
 	u32 zc = 0, copied = 0, staged = 0;
 	unsigned int i = 0, n;
-	struct msghdr msg;
 	int rv = 0, more;
 
+	sock_owned_by_me(sk);
+	if (d->n == 1 && d->piece[0].kind == SIW_ENGINE_SEG_STAGED)
+		return siw_stx_push_staged(s);
 	/* skip what went already */
 	while (i < d->n && skip >= d->piece[i].len)
 		skip -= d->piece[i++].len;
 
-	sock_owned_by_me(sk);
 	while (i < d->n) {
 		p = &d->piece[i];
 		if (p->kind == SIW_ENGINE_SEG_STAGED) {
@@ -306,9 +355,7 @@ static int siw_stx_push(struct siw_stream *s)
 		}
 		/* more of the same message, or the next one, follows */
 		more = (i < d->n || !d->last || s->tx_more) ? MSG_MORE : 0;
-		msg = (struct msghdr){ .msg_flags = base | more };
-		iov_iter_bvec(&msg.msg_iter, WRITE, bv, n, total);
-		rv = tcp_sendmsg_locked(sk, &msg, total);
+		rv = siw_stx_sendmsg_copy(sk, bv, n, total, base | more);
 		if (rv > 0) {
 			s->tx_off += rv;
 			copied += rv;

@@ -2,14 +2,15 @@
 /*
  * Small messages in one pass: a Send or an RDMA Write whose payload fits
  * one FPDU of the current MULPDU is framed at its start, whole, into the
- * stage (siw_stream_tx_stage.c). Each SGE's region is looked up and
- * checked once, its octets copied under the region's lock right after
- * the header the engine wrote (CRC summed in the same pass), and the
- * engine writes pad and CRC in place and moves the MSN and the stream
- * offset on (siw_engine_tx_flat_begin(), siw_engine_tx_flat_end()). The
- * push loop hands the FPDU to TCP as it hands any staged batch, and the
- * work request completes once it is on the socket, as a copied one
- * does. No page reference, no segment array, no piece per page.
+ * stage (siw_stream_tx_stage.c). Each SGE's region is looked up,
+ * checked and read in one hold of its lock, with no reference taken
+ * (siw_mr_fetch_local()), right after the header the engine wrote (CRC
+ * summed in the same pass), and the engine writes pad and CRC in place
+ * and moves the MSN and the stream offset on (siw_engine_tx_flat_begin(),
+ * siw_engine_tx_flat_end()). The push loop hands the FPDU to TCP as it
+ * hands any staged batch, and the work request completes once it is on
+ * the socket, as a copied one does. No page reference, no segment
+ * array, no piece per page.
  *
  * The same octets go on the wire as the general path's (message start,
  * then the engine cutting FPDUs); everything else takes that path.
@@ -44,22 +45,19 @@ static void siw_stx_small_put(u8 *dst, const void *src, u32 len, u32 *crc)
 /*
  * Copy the payload of the work request in progress to @fl->payload:
  * each SGE checked for local read (lkey, PD, bounds) and read under its
- * region's lock (siw_mr_fetch()). Returns 0, or -EACCES if a region
- * refused the access or was revoked since its check, as
+ * region's lock (siw_mr_fetch_local()). Returns 0, or -EACCES if a
+ * region refused the access or was revoked during the copy, as
  * siw_mr_get_page() would have refused it.
  */
 static int siw_stx_small_copy(struct siw_stream *s,
 			      struct siw_engine_flat *fl)
 {
 	struct siw_mem_table *t = s->qp->qdev->mem;
+	struct ib_pd *pd = s->qp->base.pd;
 	struct siw_wqe *w = &s->wqe;
 	const struct siw_sge *sge;
-	enum siw_mem_err err;
 	u8 *to = fl->payload;
-	struct siw_mr *mr;
-	u64 gen;
 	u32 i;
-	int rv;
 
 	if (w->flags & SIW_WQE_INLINE) {
 		siw_stx_small_put(to, w->data, w->inline_len, fl->crc);
@@ -69,14 +67,8 @@ static int siw_stx_small_copy(struct siw_stream *s,
 		sge = &w->sge[i];
 		if (!sge->length)
 			continue;
-		mr = siw_mr_get_local(t, s->qp->base.pd, sge->lkey, sge->laddr,
-				      sge->length, 0, &gen, &err);
-		if (!mr)
-			return -EACCES;
-		rv = siw_mr_fetch(mr, gen, sge->laddr, to, sge->length,
-				  fl->crc);
-		siw_mr_put(mr);
-		if (rv)
+		if (siw_mr_fetch_local(t, pd, sge->lkey, sge->laddr, to,
+				       sge->length, fl->crc))
 			return -EACCES;
 		to += sge->length;
 	}
@@ -97,12 +89,13 @@ static int siw_stx_small_copy(struct siw_stream *s,
 int siw_stx_small(struct siw_stream *s, const struct siw_engine_msg *msg)
 {
 	u64 len = siw_stx_small_len(&s->wqe);
+	u32 room = siw_stx_fpdu_room(s);
 	struct siw_engine_stage *st;
 	struct siw_engine_flat fl;
 	int rv;
 
-	siw_engine_tx_set_emss(&s->tx, siw_stx_fpdu_room(s));
-	if (len >= siw_stx_fpdu_room(s) ||
+	siw_engine_tx_set_emss(&s->tx, room);
+	if (len >= room ||
 	    (!(s->wqe.flags & SIW_WQE_INLINE) && siw_stx_zc_ok(s, len)))
 		return 0;
 	st = siw_stx_stage_start(s);
