@@ -191,10 +191,11 @@ static enum siw_ddp_err siw_rx_untagged_begin(struct siw_engine_rx *rx)
 	return SIW_DDP_OK;
 }
 
-static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
+/* What the segment in @rx asks of its STag, @op its opcode's */
+static struct siw_ddp_stag_req siw_rx_stag_req(const struct siw_engine_rx *rx,
+					       const struct siw_rdmap_opinfo *op)
 {
-	const struct siw_rdmap_opinfo *op = siw_rx_op(rx);
-	struct siw_ddp_stag_req req = {
+	return (struct siw_ddp_stag_req){
 		.pd = rx->pd,
 		.to = rx->h.to,
 		.stag = rx->h.stag,
@@ -202,6 +203,12 @@ static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
 		.access = op->access,
 		.use = SIW_DDP_STAG_PLACE,
 	};
+}
+
+static enum siw_ddp_err siw_rx_tagged_begin(struct siw_engine_rx *rx)
+{
+	const struct siw_rdmap_opinfo *op = siw_rx_op(rx);
+	struct siw_ddp_stag_req req = siw_rx_stag_req(rx, op);
 	enum siw_ddp_err err;
 
 	if (op->class == SIW_RDMAP_CLASS_READ_RESP && rx->ops->read_resp) {
@@ -571,14 +578,7 @@ static void siw_rx_place_once(struct siw_engine_rx *rx,
 			      u32 *crc)
 {
 	u32 before = crc ? *crc : 0;
-	struct siw_ddp_stag_req req = {
-		.pd = rx->pd,
-		.to = rx->h.to,
-		.stag = rx->h.stag,
-		.len = rx->payload,
-		.access = op->access,
-		.use = SIW_DDP_STAG_PLACE,
-	};
+	struct siw_ddp_stag_req req = siw_rx_stag_req(rx, op);
 	enum siw_ddp_err err;
 
 	err = rx->ops->tagged_once(rx->ctx, &req, p, rx->payload, crc);

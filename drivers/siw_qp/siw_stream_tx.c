@@ -236,6 +236,21 @@ static bool siw_stx_piece_zc(const struct siw_stream *s,
 }
 
 /*
+ * How a push ended, @rv what TCP last returned: an error other than
+ * -EAGAIN as it is, -EAGAIN while part of the FPDUs is still to go, 0
+ * (and the FPDUs counted) once all of them went.
+ */
+static int siw_stx_push_end(struct siw_stream *s, int rv)
+{
+	if (rv < 0 && rv != -EAGAIN)
+		return rv;
+	if (s->tx_off < s->txd.wire_len)
+		return -EAGAIN;
+	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_FPDUS, s->tx_nfpdu);
+	return 0;
+}
+
+/*
  * The rest of one staged FPDU to TCP: what a small message framed at
  * its start (siw_stx_small()) or a batch of one FPDU leaves, the
  * general loop below without its walk over the pieces. Returns as
@@ -265,12 +280,7 @@ static int siw_stx_push_staged(struct siw_stream *s)
 		s->tx_off += rv;
 		siw_stx_count_octets(s, 0, 0, rv);
 	}
-	if (rv < 0 && rv != -EAGAIN)
-		return rv;
-	if (s->tx_off < d->wire_len)
-		return -EAGAIN;
-	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_FPDUS, s->tx_nfpdu);
-	return 0;
+	return siw_stx_push_end(s, rv);
 }
 
 /*
@@ -364,12 +374,7 @@ static int siw_stx_push(struct siw_stream *s)
 			break;
 	}
 	siw_stx_count_octets(s, zc, copied, staged);
-	if (rv < 0 && rv != -EAGAIN)
-		return rv;
-	if (s->tx_off < d->wire_len)
-		return -EAGAIN;
-	siw_stats_add(s->qp->qdev->stats, SIW_STAT_TX_FPDUS, s->tx_nfpdu);
-	return 0;
+	return siw_stx_push_end(s, rv);
 }
 
 /*
