@@ -558,10 +558,10 @@ int siw_mr_fetch_local(struct siw_mem_table *t, struct ib_pd *pd, u32 lkey,
 		       u64 va, void *dst, u32 len, u32 *crc)
 {
 	u32 index = siw_stag_index(lkey);
+	struct siw_ddp_region r;
 	unsigned long flags;
 	struct siw_mr *mr;
 	int rv = -EACCES;
-	u64 gen = 0;
 	u32 n = 0;
 
 	if (!index)
@@ -571,16 +571,15 @@ int siw_mr_fetch_local(struct siw_mem_table *t, struct ib_pd *pd, u32 lkey,
 	if (!mr)
 		goto out;
 	spin_lock_irqsave(&mr->lock, flags);
-	if (mr->valid && mr->stag == lkey && mr->base.pd == pd &&
-	    siw_range_within(mr->va, mr->len, va, len)) {
-		gen = mr->gen;
+	siw_mr_describe(mr, &r);
+	if (siw_mr_check(&r, pd, lkey, va, len, 0) == SIW_MEM_OK) {
 		n = len ? siw_mr_copy_page(mr, va, dst, len, crc, false) : 0;
 		rv = len && !n ? -EFAULT : 0;
 	}
 	spin_unlock_irqrestore(&mr->lock, flags);
 	/* the rest, if the SGE spans pages, a page a hold */
 	if (!rv && n < len)
-		rv = siw_mr_copy(mr, gen, va + n, dst + n, len - n, crc,
+		rv = siw_mr_copy(mr, r.version, va + n, dst + n, len - n, crc,
 				 false);
 out:
 	rcu_read_unlock();
