@@ -54,6 +54,15 @@ bench_kver() {
 	debian_kver "$series"
 }
 
+# insns_plugin DIR: build scripts/insns-plugin.c into DIR/insns.so with
+# the host's compiler and have scripts/guest load it into QEMU
+insns_plugin() {
+	gcc -O2 -Wall -Wextra -shared -fPIC -fvisibility=hidden -pthread \
+		-o "$1/insns.so" "$SIW_TOP/scripts/insns-plugin.c" ||
+		die "could not build scripts/insns-plugin.c"
+	export SIW_GUEST_INSNS=$1/insns.so
+}
+
 # Cache key of the debug kernel: source version, config fragment, the
 # patches applied to the source (names and contents), builder.
 # The builder is hashed as it read before lib.sh became host-lib.sh and

@@ -100,19 +100,6 @@ perf_ctl() {
 	read -r -t 300 -u "$ack_fd" reply && [ "$reply" = ack ]
 }
 
-# insns_mark LABEL: have the QEMU plugin write its counts as
-# /siw-out/insns-LABEL.txt, and wait until it did
-insns_mark() {
-	rm -f "$SIW_OUT/insns.ack"
-	echo "$1" > "$SIW_OUT/insns.req.tmp"
-	mv "$SIW_OUT/insns.req.tmp" "$SIW_OUT/insns.req"
-	for _ in $(seq 1 600); do
-		[ "$(cat "$SIW_OUT/insns.ack" 2>/dev/null)" = "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # report WHO N DATA: the sampled time of the run of N iterations by task,
 # by class and by symbol
 report() {

@@ -12,7 +12,8 @@
 # The logs of a failed run go to $SIW_OUT/bench-fail/.
 #
 # Keys: ROUNDS (3), MTUS ("1500 9000"), SIZES ("4096 65536 1048576"),
-# WHO ("ours ours-crc upstream tcp nfs"; also ours-copy: ours with
+# WHO ("ours ours-crc upstream tcp tcp-z nfs"; tcp-z: iperf3 -Z, which
+# sends by sendfile, without the copy into the socket; also ours-copy: ours with
 # zcopy_tx=N; ours-poll, ours-crc-poll: ours and ours-crc with
 # rx_poll_us=400; nfs stands for nfs-rdma and nfs-tcp: NFS over ours,
 # CRC off, and over TCP; nfs-upstream: NFS over upstream siw;
@@ -25,7 +26,9 @@
 # works on, and what the short sequential run moves), NFS_RAND_MIB (64:
 # the part of it the 4 KiB random reads cover, and what the short run
 # reads), PROBE (the CRC32c probe module to load once first,
-# scripts/bench-probe; none if empty).
+# scripts/bench-probe; none if empty), METER (none; insns: the guest runs
+# under scripts/insns-plugin.c, and each timed client lies between two of
+# its snapshots).
 #
 # perftest's own figures come from the TSC, which emulation makes
 # unreliable, and a short run is mostly connection setup. So each
@@ -38,6 +41,11 @@
 #   bench: cpu ROUND MTU WHO TEST SIZE COUNT user=U nice=N system=S
 #          idle=I iowait=W irq=Q softirq=T steal=X (the guest's CPU ticks,
 #          all CPUs, while that run's client ran; the setup line has hz=)
+#   bench: insns ROUND MTU WHO TEST SIZE COUNT LABEL SYMS (METER=insns:
+#          that run lies between the snapshots insns-LABEL-a.txt and
+#          insns-LABEL-b.txt in /siw-out; SYMS there holds the kernel
+#          modules' symbols as they were loaded, "-" if none was saved;
+#          kallsyms-image.txt the kernel image's, once)
 #   bench: fail ROUND MTU WHO TEST SIZE COUNT WHY
 #   bench: skip WHO WHY
 #   bench: note MTU WHO mpa_crc=VALUE (the module's, in round 1)
@@ -56,15 +64,19 @@ UPSTREAM=${2:?upstream}
 shift 2
 
 ROUNDS=3 MTUS="1500 9000" SIZES="4096 65536 1048576"
-WHO="ours ours-crc upstream tcp nfs" MIB=96 TCP_MIB=192 LAT_ITERS=10000
-RATE=40000 PROBE='' NFS=1 NFS_MIB=256 NFS_RAND_MIB=64
+WHO="ours ours-crc upstream tcp tcp-z nfs" MIB=96 TCP_MIB=192 LAT_ITERS=10000
+RATE=40000 PROBE='' NFS=1 NFS_MIB=256 NFS_RAND_MIB=64 METER=none
 for kv in "$@"; do
 	case ${kv%%=*} in
 	ROUNDS|MTUS|SIZES|WHO|MIB|TCP_MIB|LAT_ITERS|RATE|PROBE|NFS|NFS_MIB|\
-	NFS_RAND_MIB) declare "$kv" ;;
+	NFS_RAND_MIB|METER) declare "$kv" ;;
 	*) echo "bench.sh: unknown setting $kv" >&2; exit 2 ;;
 	esac
 done
+case $METER in
+none|insns) ;;
+*) echo "bench.sh: METER is none or insns, not $METER" >&2; exit 2 ;;
+esac
 
 LAT_SIZE=64
 LIMIT=180		# seconds one client may take
@@ -77,11 +89,25 @@ NFS_RPCBIND_PID='' NFS_MOUNTD_PID=''
 
 say() { echo "bench: $*"; }
 
-# one_tcp SIZE COUNT: iperf3, one stream of COUNT writes of SIZE, in the
-# same direction as the RDMA runs
+# one_tcp SIZE COUNT [-Z]: iperf3, one stream of COUNT writes of SIZE, in
+# the same direction as the RDMA runs (-Z: by sendfile, not copied into
+# the socket)
 one_tcp() {
 	timed_pair iperf3 -s -1 -B "$SIW_IP_A" -p "$port" -- \
-		iperf3 -c "$SIW_IP_A" -p "$port" -n $(($1 * $2)) -l "$1"
+		iperf3 -c "$SIW_IP_A" -p "$port" -n $(($1 * $2)) -l "$1" ${3:+"$3"}
+}
+
+# one_tcp_z SIZE COUNT: one_tcp by sendfile
+one_tcp_z() { one_tcp "$1" "$2" -Z; }
+
+# save_syms WHO: with METER=insns, the kernel modules' symbols as they
+# are loaded now, for the runs of WHO that follow (a module loaded anew
+# may sit elsewhere); sets syms to the file's name in /siw-out
+save_syms() {
+	syms=-
+	[ "$METER" = insns ] || return 0
+	syms=ksyms-$r-$mtu-$1.txt
+	awk 'NF > 3' /proc/kallsyms > "$SIW_OUT/$syms"
 }
 
 # measure ROUND WHO TEST SIZE COUNT CMD...: run CMD for COUNT and for
@@ -94,15 +120,20 @@ measure() {
 		# the one before
 		port=$(( (port - 18000 + 1) % 2000 + 18000 ))
 		rm -f "$work/cpu"
+		insns_label=
+		[ "$METER" = none ] || insns_label=$r-$mtu-$who-$test-$size-$c
 		if out=$("$@" "$size" "$c"); then
 			say "run $r $mtu $who $test $size $c $out"
 			[ ! -s "$work/cpu" ] ||
 				say "cpu $r $mtu $who $test $size $c $(cat "$work/cpu")"
+			[ -z "$insns_label" ] ||
+				say "insns $r $mtu $who $test $size $c $insns_label $syms"
 		else
 			say "fail $r $mtu $who $test $size $c $out"
 			keep_logs "$r-$mtu-$who-$test-$size-$c"
 		fi
 	done
+	insns_label=
 }
 
 # keep_logs NAME: both ends' logs of a failed run, in $SIW_OUT/bench-fail/
@@ -179,14 +210,18 @@ one_tcp_lat() {
 	echo "$secs"
 }
 
+# tcp_tests ROUND WHO: iperf3 (tcp: writes; tcp-z: sendfile) and, for
+# tcp, the round trip
 tcp_tests() {
-	local r=$1 s
+	local r=$1 who=$2 s one=one_tcp
+	save_syms "$who"
+	[ "$who" = tcp ] || one=one_tcp_z
 	for s in $SIZES; do
-		measure "$r" tcp stream_bw "$s" "$(bw_count "$s" "$TCP_MIB")" \
-			one_tcp
+		measure "$r" "$who" stream_bw "$s" "$(bw_count "$s" "$TCP_MIB")" \
+			"$one"
 	done
-	[ ! -x "$work/tcp-pingpong" ] ||
-		measure "$r" tcp tcp_lat "$LAT_SIZE" "$LAT_ITERS" one_tcp_lat
+	[ "$who" = tcp ] && [ -x "$work/tcp-pingpong" ] || return 0
+	measure "$r" tcp tcp_lat "$LAT_SIZE" "$LAT_ITERS" one_tcp_lat
 }
 
 # nfs_down: unmount, and stop what bench_nfs_up started, also when it
@@ -217,6 +252,8 @@ nfs_contender() {
 	nfs-tcp|nfs-tcp-t16) mopts="vers=$NFS_VERS,proto=tcp,port=2049" xprt=tcp ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
 	if bench_nfs_up "$mopts" "$xprt"; then
+		# after the mount: the NFS modules' symbols too
+		save_syms "$who"
 		[ "$r" != 1 ] || say "note $mtu $who" \
 			"$(awk -v m="$MNT" '$2 == m { print $4 }' /proc/mounts)"
 		measure "$r" "$who" seq_read 1048576 "$NFS_MIB" one_fio read
@@ -235,7 +272,7 @@ nfs_contender() {
 contender() {
 	local r=$1 who=$2 crc
 	case $who in
-	tcp) tcp_tests "$r"; return ;;
+	tcp|tcp-z) tcp_tests "$r" "$who"; return ;;
 	nfs-*) nfs_contender "$r" "$who"; return ;;
 	ours) pair_up "$OURS" mpa_crc=off ;;
 	ours-crc) pair_up "$OURS" mpa_crc=required ;;
@@ -246,6 +283,7 @@ contender() {
 	ours-crc-poll) pair_up "$OURS" mpa_crc=required rx_poll_us=400 ;;
 	upstream) pair_up "$UPSTREAM" ;;
 	esac || { say "fail $r $mtu $who all - - module or link"; pair_down; return; }
+	save_syms "$who"
 	crc=$(cat /sys/module/siw/parameters/mpa_crc 2>/dev/null)
 	[ "$r" != 1 ] || say "note $mtu $who mpa_crc=${crc:-none}"
 	rdma_tests "$r" "$who"
@@ -262,10 +300,16 @@ perf_prepare
 gcc -O2 -o "$work/tcp-pingpong" "$(dirname "$0")/tcp-pingpong.c" ||
 	say "skip tcp_lat tcp-pingpong.c does not build"
 modprobe -a ib_core iw_cm ib_uverbs rdma_ucm libcrc32c
+syms=-
+if [ "$METER" = insns ]; then
+	# the addresses, not zeros, in /proc/kallsyms
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	awk 'NF == 3' /proc/kallsyms > "$SIW_OUT/kallsyms-image.txt"
+fi
 say "setup kernel=$(uname -r) cpus=$(nproc) rounds=$ROUNDS mtus=${MTUS// /,}" \
 	"sizes=${SIZES// /,} mib=$MIB tcp_mib=$TCP_MIB lat_iters=$LAT_ITERS rate=$RATE" \
 	"nfs_mib=$NFS_MIB nfs_rand_mib=$NFS_RAND_MIB nfs_vers=$NFS_VERS" \
-	"nfs_depth=$NFS_DEPTH hz=$(getconf CLK_TCK)"
+	"nfs_depth=$NFS_DEPTH hz=$(getconf CLK_TCK) meter=$METER"
 say "skip rxe Debian 6.1 rxe opens its UDP socket in the initial namespace" \
 	"only, so a device on the far end of the veth pair never hears" \
 	"its peer; the two-guest variant is not implemented"

@@ -46,14 +46,34 @@ cpu_delta() {
 	echo "${cpu_out[*]}"
 }
 
+# insns_mark LABEL: have the QEMU plugin (scripts/insns-plugin.c, loaded
+# by scripts/guest with SIW_GUEST_INSNS) write its counts as
+# /siw-out/insns-LABEL.txt, and wait until it did
+insns_mark() {
+	rm -f "$SIW_OUT/insns.ack"
+	echo "$1" > "$SIW_OUT/insns.req.tmp"
+	mv "$SIW_OUT/insns.req.tmp" "$SIW_OUT/insns.req"
+	for _ in $(seq 1 600); do
+		[ "$(cat "$SIW_OUT/insns.ack" 2>/dev/null)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # timed_client CLIENT...: run CLIENT in $SIW_NS (at most $LIMIT seconds,
 # its output in $work/cli.log); sets t_secs to its wall time and writes
 # the CPU ticks of the whole guest meanwhile to $work/cpu (cpu_delta).
-# Its exit status is the client's.
+# With $insns_label set, the plugin's snapshots LABEL-a and LABEL-b are
+# taken just before and after, outside the timed part.
+# Its exit status is the client's (1 if a snapshot was not taken).
 timed_client() {
 	local c0 c1 t0 t1 rc=0
 
 	rm -f "$work/cpu"
+	if [ -n "${insns_label:-}" ] && ! insns_mark "$insns_label-a"; then
+		echo "no instruction snapshot" > "$work/cli.log"
+		return 1
+	fi
 	# read, a builtin: no fork between the samples and the clock
 	read -r c0 < /proc/stat
 	t0=$EPOCHREALTIME
@@ -62,6 +82,10 @@ timed_client() {
 	read -r c1 < /proc/stat
 	t_secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }')
 	cpu_delta "$c0" "$c1" > "$work/cpu"
+	if [ -n "${insns_label:-}" ] && ! insns_mark "$insns_label-b"; then
+		echo "no instruction snapshot" >> "$work/cli.log"
+		return 1
+	fi
 	return $rc
 }
 
