@@ -56,6 +56,8 @@ static int sq_init(struct kunit *test)
 		return -ENOMEM;
 	siw_mem_table_init(&f->sdev->mem);
 	f->sdev->qp.mem = &f->sdev->mem;
+	/* as siw_main.c: a CQ's overflow work walks the QPs (none here) */
+	xa_init_flags(&f->sdev->qp.qp_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	f->pd.device = &f->sdev->base;
 	f->cq->base.device = &f->sdev->base;
 	rv = siw_cq_create(&f->cq->base, &attr, NULL);

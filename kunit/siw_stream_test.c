@@ -297,6 +297,8 @@ static int st_init(struct kunit *test)
 	siw_mem_table_init(&f->sdev->mem);
 	f->sdev->qp.mem = &f->sdev->mem;
 	f->sdev->qp.stats = f->sdev->stats;
+	/* as siw_main.c: a CQ's overflow work walks the QPs (none here) */
+	xa_init_flags(&f->sdev->qp.qp_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	f->pd.device = &f->sdev->base;
 	memset(page_address(f->page), ST_FILL, PAGE_SIZE);
 	rv = st_region(test, f);
