@@ -235,11 +235,9 @@ one() {
 	return $rc
 }
 
-# warm WHO: one short run, not sampled. The first perftest run of a
-# guest loads perftest and its libraries over 9p: 5.0 s for 200 round
-# trips of ib_write_lat against 2.1-2.7 s for the runs after it
-# (2026-11-27), enough to make the first contender's short run longer
-# than its long one
+# warm WHO: one short run, not sampled: the first perftest run of a
+# guest loads perftest and its libraries over 9p, which can make the
+# first contender's short run longer than its long one
 warm() {
 	port=$((port + 1))
 	cmsync_pre
