@@ -128,11 +128,13 @@ rpc_wait() {
 # NFS_EXPORT, listening for rdma on NFS_PORT (and for tcp on 2049,
 # nfsd's default), with NFSD_THREADS threads (4)
 nfs_server_up() {
+	local pre=()
 	modprobe -a nfsd rpcrdma nfsv3 nfsv4 2>/dev/null
 	mkdir -p "$NFS_EXPORT" /var/lib/nfs/rpc_pipefs /run/rpcbind
 	mount -t tmpfs -o "size=${1:-256m}" siw-nfs "$NFS_EXPORT" || return 1
 	NFS_SERVER_NS_UP=$NFS_SERVER_NS
 	if [ -n "$NFS_SERVER_NS_UP" ]; then
+		pre=(nsenter --net="/run/netns/$NFS_SERVER_NS_UP")
 		# the nfsd filesystem of that namespace, not of this one
 		! mountpoint -q /proc/fs/nfsd || umount /proc/fs/nfsd || return 1
 		nfs_srv mount -t nfsd nfsd /proc/fs/nfsd || return 1
@@ -141,8 +143,9 @@ nfs_server_up() {
 	fi
 	mountpoint -q /var/lib/nfs/rpc_pipefs ||
 		mount -t rpc_pipefs sunrpc /var/lib/nfs/rpc_pipefs
-	# nsenter execs the daemon: $! is its pid
-	nfs_srv rpcbind -f -w &
+	# a simple command, not a function, in the background, and nsenter
+	# execs the daemon: $! is the daemon's pid, for nfs_server_down
+	"${pre[@]}" rpcbind -f -w &
 	NFS_RPCBIND_PID=$!
 	rpc_wait portmapper || return 1
 	# fsid=0: the export is NFSv4's pseudo root, so that no parent
@@ -151,7 +154,7 @@ nfs_server_up() {
 	echo "$NFS_EXPORT 192.0.2.0/24(rw,no_root_squash,insecure,fsid=0,no_subtree_check)" \
 		> /etc/exports
 	nfs_srv exportfs -ra || return 1
-	nfs_srv rpc.mountd -F --no-udp &
+	"${pre[@]}" rpc.mountd -F --no-udp &
 	NFS_MOUNTD_PID=$!
 	rpc_wait mountd || return 1
 	# the shortest grace period (10 s): nfsd grants no delegation and
