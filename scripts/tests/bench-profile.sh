@@ -4,7 +4,8 @@
 # Where the CPU time of perftest runs, or of fio on NFS, goes, inside one
 # guest (started by scripts/bench-profile): for each contender, a perftest
 # server here and its client in $SIW_NS (timed_client of perf-lib.sh),
-# or nfsd here and fio on its mount in $SIW_NS, the whole guest sampled
+# or nfsd in $SIW_NS and fio on its mount here (the NFS client here; fio
+# itself runs in $SIW_NS), the whole guest sampled
 # by perf (cpu-clock, 1000 Hz, all CPUs) from just before the client
 # starts until it ended.
 # Reports, never judges: the exit status says only whether the script
@@ -14,10 +15,12 @@
 #
 # Keys: WHO ("ours upstream"; also ours-crc, and ours,PARAM=V[,...]:
 # ours with more module parameters; for fio: "nfs-rdma nfs-tcp", NFS
-# over ours with CRCs off and over TCP, and nfs-rdma,PARAM=V[,...]),
+# over ours with CRCs off and over TCP, and nfs-rdma,PARAM=V[,...] and
+# nfs-upstream, NFS over upstream siw),
 # TEST (ib_send_bw; any perftest test, or fio_read, fio_write,
 # fio_randread: fio's read, write or randread, queue depth 16,
-# O_DIRECT, on NFS as make bench mounts it), SIZE (64; fio_read and
+# O_DIRECT, on NFS as bench_nfs_up of perf-lib.sh mounts it with nfsd
+# in $SIW_NS), SIZE (64; fio_read and
 # fio_write 1048576, fio_randread 4096), COUNT (100000 iterations; for
 # fio 256 I/Os), MTU (1500), NFS_MIB (256: the file fio works on, as
 # in make bench), CALLERS (kernel symbols,
@@ -86,6 +89,10 @@ esac
 # sequential ones, anywhere in the file
 NFS_VERS=4.2 NFS_DEPTH=16 NFS_RAND_MIB=$NFS_MIB MNT=/mnt/siw-bench-profile
 NFS_RPCBIND_PID='' NFS_MOUNTD_PID=''
+# every NFS contender alike: nfsd in $SIW_NS, the client here, the one
+# topology in which NFS over upstream siw mounts (consumer-lib.sh,
+# NFS_SERVER_NS)
+NFS_SERVER_NS=$SIW_NS
 
 LIMIT=600
 work=/tmp/bench-profile
@@ -252,8 +259,8 @@ warm() {
 }
 
 # nfs_up WHO: nfsd and the mount fio runs on, over ours (nfs-rdma,
-# nfs-rdma,PARAM=V...) or TCP (nfs-tcp); bench_nfs_up writes the file
-# once, which also warms fio up
+# nfs-rdma,PARAM=V...), upstream siw (nfs-upstream) or TCP (nfs-tcp);
+# bench_nfs_up writes the file once, which also warms fio up
 nfs_up() {
 	local mopts="vers=$NFS_VERS,proto=rdma,port=$NFS_PORT" xprt=rdma
 
@@ -287,7 +294,7 @@ profile() {
 		# ours with more parameters, comma-separated
 		IFS=, read -ra params <<< "${who#*,}"
 		pair_up "$OURS" mpa_crc=off "${params[@]}" ;;
-	upstream) pair_up "$UPSTREAM" ;;
+	upstream|nfs-upstream) pair_up "$UPSTREAM" ;;
 	nfs-tcp) ;;
 	*) say "fail $who - unknown contender"; return ;;
 	esac || { say "fail $who - module or link"; siw_down; return; }

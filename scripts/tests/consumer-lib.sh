@@ -77,30 +77,75 @@ consumer_rounds() {
 	echo "$ok"
 }
 
-# rpc_wait PROGRAM: until rpcbind lists PROGRAM (started in the
-# background, it registers a moment later)
+# NFS_SERVER_NS: the network namespace nfsd runs in, with its rpcbind
+# and mountd: empty (the default) for the initial one, else a name under
+# /run/netns (say $SIW_NS). nfsd is per network namespace, and so is
+# its control filesystem: the nfsd filesystem on /proc/fs/nfsd belongs
+# to the namespace of the task that mounted it, and rpc.nfsd knows no
+# other place. Mount namespaces are shared (see ns), so one nfsd at a
+# time: nfs_server_up mounts it for NFS_SERVER_NS, nfs_server_down
+# unmounts one it mounted in another namespace.
+#
+# A server in $SIW_NS is for the NFS client here, in the initial one
+# (bench_nfs_up of perf-lib.sh): upstream siw makes each TCP socket
+# with sock_create(), in the namespace of the task that calls it, which
+# for the client's connection is a kernel worker of the initial
+# namespace (xprtrdma connects from a workqueue) and for nfsd's listener
+# the task that writes "rdma PORT" to portlist. Each of them is then in
+# the namespace that has the address it binds. With nfsd here and the
+# client in $SIW_NS, upstream siw's connecting socket is made here,
+# where $SIW_IP_B does not exist: bind() fails, EADDRNOTAVAIL ("Cannot
+# assign requested address"). Ours makes its sockets in the device's
+# netdev's namespace and works either way.
+NFS_SERVER_NS=${NFS_SERVER_NS:-}
+NFS_SERVER_NS_UP=
+
+# nfs_srv COMMAND...: run COMMAND in the namespace of the nfsd that is
+# up (NFS_SERVER_NS_UP), or that nfs_server_up starts (NFS_SERVER_NS)
+nfs_srv() {
+	local n=${NFS_SERVER_NS_UP:-$NFS_SERVER_NS}
+	if [ -n "$n" ]; then
+		nsenter --net="/run/netns/$n" "$@"
+	else
+		"$@"
+	fi
+}
+
+# rpc_wait PROGRAM: until rpcbind (in nfsd's namespace) lists PROGRAM
+# (started in the background, it registers a moment later)
 rpc_wait() {
 	local i
 	for i in $(seq 1 30); do
-		rpcinfo -p 127.0.0.1 2>/dev/null | grep -qw "$1" && return 0
+		nfs_srv rpcinfo -p 127.0.0.1 2>/dev/null | grep -qw "$1" && return 0
 		sleep 1
 	done
 	echo "$1 is not registered with rpcbind"
 	return 1
 }
 
-# nfs_server_up [SIZE]: nfsd in the initial namespace exporting a tmpfs
-# of SIZE (mount's units; 256m) on NFS_EXPORT, listening for rdma on
-# NFS_PORT (and for tcp on 2049, nfsd's default), with NFSD_THREADS
-# threads (4)
+# nfs_server_up [SIZE]: nfsd in NFS_SERVER_NS (the initial namespace
+# by default) exporting a tmpfs of SIZE (mount's units; 256m) on
+# NFS_EXPORT, listening for rdma on NFS_PORT (and for tcp on 2049,
+# nfsd's default), with NFSD_THREADS threads (4)
 nfs_server_up() {
+	local pre=()
 	modprobe -a nfsd rpcrdma nfsv3 nfsv4 2>/dev/null
 	mkdir -p "$NFS_EXPORT" /var/lib/nfs/rpc_pipefs /run/rpcbind
 	mount -t tmpfs -o "size=${1:-256m}" siw-nfs "$NFS_EXPORT" || return 1
-	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
+	NFS_SERVER_NS_UP=$NFS_SERVER_NS
+	if [ -n "$NFS_SERVER_NS_UP" ]; then
+		pre=(nsenter --net="/run/netns/$NFS_SERVER_NS_UP")
+		# the nfsd filesystem of that namespace, not of this one
+		! mountpoint -q /proc/fs/nfsd || umount /proc/fs/nfsd || return 1
+		nfs_srv mount -t nfsd nfsd /proc/fs/nfsd || return 1
+	else
+		mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
+	fi
 	mountpoint -q /var/lib/nfs/rpc_pipefs ||
 		mount -t rpc_pipefs sunrpc /var/lib/nfs/rpc_pipefs
-	rpcbind -f -w &
+	# a simple command, not a function, in the background, and nsenter
+	# execs the daemon: $! is the daemon's pid, for nfs_server_down
+	"${pre[@]}" rpcbind -f -w &
 	NFS_RPCBIND_PID=$!
 	rpc_wait portmapper || return 1
 	# fsid=0: the export is NFSv4's pseudo root, so that no parent
@@ -108,23 +153,29 @@ nfs_server_up() {
 	# has to be walked
 	echo "$NFS_EXPORT 192.0.2.0/24(rw,no_root_squash,insecure,fsid=0,no_subtree_check)" \
 		> /etc/exports
-	exportfs -ra || return 1
-	rpc.mountd -F --no-udp &
+	nfs_srv exportfs -ra || return 1
+	"${pre[@]}" rpc.mountd -F --no-udp &
 	NFS_MOUNTD_PID=$!
 	rpc_wait mountd || return 1
 	# the shortest grace period (10 s): nfsd grants no delegation and
 	# no new NFSv4 open during grace
-	rpc.nfsd -G 10 -L 10 "${NFSD_THREADS:-4}" || return 1
-	echo "rdma $NFS_PORT" > /proc/fs/nfsd/portlist &&
+	nfs_srv rpc.nfsd -G 10 -L 10 "${NFSD_THREADS:-4}" || return 1
+	# the writer's namespace is where upstream siw makes the
+	# listener's socket
+	nfs_srv sh -c "echo rdma $NFS_PORT > /proc/fs/nfsd/portlist" &&
 		grep -q "rdma $NFS_PORT" /proc/fs/nfsd/portlist
 }
 
 nfs_server_down() {
-	rpc.nfsd 0
-	exportfs -ua
+	nfs_srv rpc.nfsd 0
+	nfs_srv exportfs -ua
 	kill "$NFS_MOUNTD_PID" "$NFS_RPCBIND_PID"
 	wait "$NFS_MOUNTD_PID" "$NFS_RPCBIND_PID" 2>/dev/null
 	umount "$NFS_EXPORT"
+	# another namespace's nfsd filesystem: off /proc/fs/nfsd, so that
+	# a server here mounts its own
+	[ -z "$NFS_SERVER_NS_UP" ] || umount /proc/fs/nfsd
+	NFS_SERVER_NS_UP=
 }
 
 # nfsd's view of the client with an open delegation: its info file

@@ -136,20 +136,31 @@ one_perf() {
 }
 
 # bench_nfs_up OPTS XPRT: nfsd's export (a tmpfs with room for the
-# file), mounted on $MNT from $SIW_NS with OPTS over transport XPRT,
-# and the file fio works on written once, untimed (which also waits out
-# nfsd's grace period: no new open before it ends); else why not in
-# $why. For bench.sh and bench-ab.sh: consumer-lib.sh sourced, NFS_MIB,
-# NFS_DEPTH and MNT set.
+# file), mounted on $MNT with OPTS over transport XPRT, and the file fio
+# works on written once, untimed (which also waits out nfsd's grace
+# period: no new open before it ends); else why not in $why. nfsd runs
+# here and the client mounts from $SIW_NS, or, with NFS_SERVER_NS set
+# to $SIW_NS (consumer-lib.sh), nfsd runs there and the client mounts
+# from here: the topology in which upstream siw's sockets are made
+# where their addresses are. fio itself runs in $SIW_NS either way
+# (timed_client): where its I/O goes is the mount's, not its own.
+# For bench.sh, bench-ab.sh and bench-profile.sh: consumer-lib.sh
+# sourced, NFS_MIB, NFS_DEPTH and MNT set.
 # shellcheck disable=SC2034 # why: the caller's
 bench_nfs_up() {
+	local cli=(ns) srv=$SIW_IP_A
 	why=
+	if [ -n "$NFS_SERVER_NS" ]; then
+		[ "$NFS_SERVER_NS" = "$SIW_NS" ] ||
+			{ why="NFS_SERVER_NS is $NFS_SERVER_NS, not $SIW_NS"; return 1; }
+		cli=() srv=$SIW_IP_B
+	fi
 	if ! nfs_server_up "$((NFS_MIB + 16))m" > "$work/nfsd.log" 2>&1; then
 		why="nfsd did not start: $(tail -n 1 "$work/nfsd.log")"
 		return 1
 	fi
 	mkdir -p "$MNT"
-	if ! ns timeout 120 mount -t nfs -o "$1" "$SIW_IP_A:/" "$MNT" \
+	if ! "${cli[@]}" timeout 120 mount -t nfs -o "$1" "$srv:/" "$MNT" \
 		2> "$work/cli.log"; then
 		why="mount -o $1: $(tail -n 1 "$work/cli.log")"
 		return 1
