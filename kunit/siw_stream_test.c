@@ -2219,6 +2219,45 @@ static void stream_zc_completion_frees_buffer(struct kunit *test)
 			      "the peer read octets written after the completion");
 }
 
+/*
+ * Over loopback the kernel copies the pages of a Send sent by reference
+ * as the peer's socket receives it, and tells the stream so: the next
+ * Send of the same size is copied by the stream and completes as well.
+ */
+static void stream_zc_stops_after_copy(struct kunit *test)
+{
+	const u32 len = ST_ZC_PAGES * PAGE_SIZE;
+	struct st_fixture *f = test->priv;
+	struct ib_sge sge = { .addr = ST_ZC_IOVA, .length = len };
+	struct ib_send_wr wr = {
+		.wr_id = ST_ZC_WRID, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad = NULL;
+	u64 zc[3];
+	struct ib_wc wc;
+	int i;
+
+	KUNIT_ASSERT_GE(test, READ_ONCE(tcp_sk(f->ours->sk)->mss_cache),
+			(u32)PAGE_SIZE);
+	sge.lkey = st_zc_region(test, f);
+	INIT_WORK(&f->s->tx_work, siw_stx_work);
+	KUNIT_EXPECT_FALSE(test, siw_zc_copied(f->s));
+	for (i = 0; i < 2; i++) {
+		zc[i] = siw_stats_sum(f->sdev->stats, SIW_STAT_TX_ZCOPY_OCTETS);
+		KUNIT_ASSERT_EQ(test, siw_post_send(&f->qp->base, &wr, &bad), 0);
+		KUNIT_ASSERT_EQ_MSG(test, st_zc_wait_wc(f, &wc), 1,
+				    "Send %d did not complete", i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+	zc[2] = siw_stats_sum(f->sdev->stats, SIW_STAT_TX_ZCOPY_OCTETS);
+	KUNIT_EXPECT_EQ_MSG(test, zc[1] - zc[0], (u64)len,
+			    "the first Send did not go by reference");
+	KUNIT_EXPECT_TRUE(test, siw_zc_copied(f->s));
+	KUNIT_EXPECT_EQ_MSG(test, zc[2] - zc[1], 0ULL,
+			    "the second Send went by reference too");
+}
+
 static struct kunit_suite siw_stream_rx_cpu_suite = {
 	.name = "siw_stream_rx_cpu",
 	.test_cases = siw_stream_rx_cpu_cases,
@@ -2598,6 +2637,7 @@ static struct kunit_case siw_stream_cases[] = {
 	KUNIT_CASE(stream_work_pushes_held_segment),
 	KUNIT_CASE(stream_sq_complete_batch),
 	KUNIT_CASE(stream_zc_completion_frees_buffer),
+	KUNIT_CASE(stream_zc_stops_after_copy),
 	KUNIT_CASE_PARAM(stream_small_wire, st_small_gen_params),
 	KUNIT_CASE(stream_small_revoked),
 	KUNIT_CASE(stream_small_resumes),

@@ -356,6 +356,7 @@ void siw_stream_read_done(struct siw_stream *s, u32 wqe_seq, bool ok);
 /* siw_stream_zc.c */
 int siw_zc_hub_init(struct siw_stream *s);
 void siw_zc_hub_detach(struct siw_stream *s);
+bool siw_zc_copied(const struct siw_stream *s);
 struct ubuf_info *siw_zc_start(struct siw_stream *s, u32 wqe_seq);
 void siw_zc_end(struct ubuf_info *u);
 void siw_zc_exit(void);

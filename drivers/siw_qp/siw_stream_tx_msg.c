@@ -31,11 +31,15 @@ module_param(zcopy_tx, bool, 0644);
 MODULE_PARM_DESC(zcopy_tx,
 		 "Send the pages of large Send and Write messages to TCP by reference instead of copying them (default Y)");
 
-/* May a message of @len octets hand its pages to TCP by reference? */
+/*
+ * May a message of @len octets hand its pages to TCP by reference? Not
+ * once the kernel copied such pages of this stream (siw_zc_copied())
+ */
 bool siw_stx_zc_ok(const struct siw_stream *s, u32 len)
 {
 	return READ_ONCE(zcopy_tx) && len >= SIW_TX_ZC_MIN &&
-	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >= SIW_TX_ZC_MSS_MIN;
+	       READ_ONCE(tcp_sk(s->sock->sk)->mss_cache) >= SIW_TX_ZC_MSS_MIN &&
+	       !siw_zc_copied(s);
 }
 
 /* Drop what the message in progress holds: its pages, its regions */

@@ -23,6 +23,12 @@
  * record released and kicks the transmit work, which completes work
  * requests in order (siw_stx_retire()).
  *
+ * Where the kernel copies the pages anyway (a local receiver, a packet
+ * tap, a device that cannot gather), it says so to the callback, and the
+ * stream sends no more messages by reference: copying a message into
+ * the stream's own pages once costs less than having the kernel
+ * allocate pages for the skb and copy it there.
+ *
  * A ubuf_info may outlive its stream (TCP keeps unacknowledged octets
  * after the socket is released): it points at a small shared hub, not
  * at the stream, and the hub forgets the stream when the stream stops.
@@ -45,11 +51,13 @@
  * @lock: protects @s
  * @s: the stream, until it stops; then NULL
  * @ref: the stream's reference, and one per live &struct siw_zc
+ * @copied: the kernel copied the pages of an skb sent by reference
  */
 struct siw_zc_hub {
 	spinlock_t lock;	/* see above */
 	struct siw_stream *s;
 	refcount_t ref;
+	bool copied;
 };
 
 /**
@@ -74,7 +82,8 @@ static void siw_zc_hub_put(struct siw_zc_hub *hub)
 }
 
 /*
- * The ubuf_info's callback: one put. The last marks the work request
+ * The ubuf_info's callback: one put, @zc false where the kernel copied
+ * @skb's pages (skb_copy_ubufs()). The last put marks the work request
  * released and has the transmit work retire it.
  */
 static void siw_zc_put(struct sk_buff *skb, struct ubuf_info *u, bool zc)
@@ -84,6 +93,8 @@ static void siw_zc_put(struct sk_buff *skb, struct ubuf_info *u, bool zc)
 	struct siw_stream *s;
 	unsigned long flags;
 
+	if (!zc && !READ_ONCE(hub->copied))
+		WRITE_ONCE(hub->copied, true);
 	if (!refcount_dec_and_test(&u->refcnt))
 		return;
 	spin_lock_irqsave(&hub->lock, flags);
@@ -148,6 +159,20 @@ void siw_zc_hub_detach(struct siw_stream *s)
 	s->zc_hub = NULL;
 	siw_zc_hub_put(hub);
 }
+
+/**
+ * siw_zc_copied() - has the kernel copied pages this stream sent by
+ *	reference?
+ * @s: the stream, transmit side
+ *
+ * Context: any.
+ * Returns: true once it did: the stream copies its messages from then on.
+ */
+bool siw_zc_copied(const struct siw_stream *s)
+{
+	return !s->zc_hub || READ_ONCE(s->zc_hub->copied);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_zc_copied);
 
 /**
  * siw_zc_start() - a work request's payload is to go by page reference
