@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Benchmark inside one guest (started by scripts/bench): ours with MPA CRC
-# off and on, upstream siw and plain TCP (iperf3), and NFS over ours
-# against NFS over TCP (fio), across the veth pair (server here, client in
-# $SIW_NS), at each MTU asked for. Reports, never judges: the exit status
+# off and on, upstream siw and plain TCP (iperf3), across the veth pair
+# (server here, client in $SIW_NS), and NFS over ours against NFS over
+# TCP (fio; nfsd in $SIW_NS, the NFS client here), at each MTU asked
+# for. Reports, never judges: the exit status
 # says only whether the script itself worked.
 #
 #   bench.sh OURS_KO UPSTREAM_KO [KEY=VALUE...]
@@ -15,8 +16,8 @@
 # WHO ("ours ours-crc upstream tcp tcp-z nfs"; tcp-z: iperf3 -Z, which
 # sends by sendfile, without the copy into the socket; also ours-copy: ours with
 # zcopy_tx=N; ours-poll, ours-crc-poll: ours and ours-crc with
-# rx_poll_us=400; nfs stands for nfs-rdma and nfs-tcp: NFS over ours,
-# CRC off, and over TCP; nfs-upstream: NFS over upstream siw;
+# rx_poll_us=400; nfs stands for nfs-rdma, nfs-upstream and nfs-tcp: NFS
+# over ours, CRC off, over upstream siw and over TCP;
 # nfs-rdma-poll: nfs-rdma with rx_poll_us=400; nfs-rdma-t16,
 # nfs-tcp-t16: nfs-rdma and nfs-tcp with 16 nfsd threads, not 4), NFS
 # (1; 0 leaves every NFS contender out), MIB (96: MiB moved by the short
@@ -86,6 +87,10 @@ NFS_VERS=4.2
 NFS_DEPTH=16		# fio's iodepth
 MNT=/mnt/siw-bench
 NFS_RPCBIND_PID='' NFS_MOUNTD_PID=''
+# every NFS contender alike: nfsd in $SIW_NS, the client here, the one
+# topology in which NFS over upstream siw mounts (consumer-lib.sh,
+# NFS_SERVER_NS)
+NFS_SERVER_NS=$SIW_NS
 
 say() { echo "bench: $*"; }
 
@@ -234,7 +239,8 @@ nfs_down() {
 }
 
 # nfs_contender ROUND WHO: fio on NFS over ours (nfs-rdma), upstream siw
-# (nfs-upstream) or TCP (nfs-tcp), client in $SIW_NS, nfsd here
+# (nfs-upstream) or TCP (nfs-tcp), nfsd in $SIW_NS, the client here
+# (fio itself runs in $SIW_NS: one_fio)
 nfs_contender() {
 	local r=$1 who=$2 mopts="vers=$NFS_VERS,proto=rdma,port=$NFS_PORT"
 	local xprt=rdma NFSD_THREADS=4
@@ -319,7 +325,7 @@ warm_up
 who=()
 for w in $WHO; do
 	case $w in
-	nfs) [ "$NFS" = 0 ] || who+=(nfs-rdma nfs-tcp) ;;
+	nfs) [ "$NFS" = 0 ] || who+=(nfs-rdma nfs-upstream nfs-tcp) ;;
 	nfs-*) [ "$NFS" = 0 ] || who+=("$w") ;;
 	*) who+=("$w") ;;
 	esac
