@@ -166,7 +166,8 @@ void siw_zc_hub_detach(struct siw_stream *s)
  * @s: the stream, transmit side
  *
  * Context: any.
- * Returns: true once it did: the stream copies its messages from then on.
+ * Returns: true once it did, or if the stream has no hub (nothing of it
+ * can go by reference): the stream copies its messages.
  */
 bool siw_zc_copied(const struct siw_stream *s)
 {
